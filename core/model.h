@@ -1,0 +1,119 @@
+/*
+ * model.h: the plain structs the stages hand each other.  The frontend fills
+ * a tu_model from a translation unit; the policy turns kernels into variants;
+ * the harness measures them; the rewriter splices them back.  No stage
+ * reaches into another's internals: they meet here.
+ */
+#ifndef CL1CC_MODEL_H
+#define CL1CC_MODEL_H
+
+#include "core.h"
+
+/* A byte range [begin, end) in one file, as the user wrote it (expansion
+ * locations).  in_macro is set when either end lies inside a macro
+ * expansion: such a range is reported but never rewritten. */
+typedef struct src_range {
+    const char *file;
+    unsigned begin, end;
+    unsigned line, col;         /* 1-based, of begin */
+    unsigned end_line, end_col; /* 1-based, of end */
+    int in_macro;
+    int present; /* 0: absent (a defaulted launch argument, say) */
+} src_range;
+
+typedef struct kernel_param {
+    const char *name;           /* "" for an unnamed parameter */
+    const char *type;           /* as spelled: "const float *__restrict__" */
+    const char *canonical_type; /* after typedefs and macros */
+    int is_pointer;
+    int pointee_const;
+    int is_restrict;
+    long long size_bytes; /* sizeof the parameter; -1 if dependent */
+    src_range range;
+} kernel_param;
+
+typedef struct template_param {
+    const char *kind; /* "type", "value" or "template" */
+    const char *name;
+    const char *type; /* the value's type for "value"; NULL otherwise */
+} template_param;
+
+typedef enum decl_kind {
+    DECL_FUNCTION, /* __device__ (or __host__ __device__) function */
+    DECL_TYPE,     /* struct, class, union, enum, typedef, alias */
+    DECL_VARIABLE, /* __constant__, __device__, __shared__ or host global */
+    DECL_MACRO,    /* a user #define */
+    DECL_KERNEL    /* another __global__ a kernel refers to */
+} decl_kind;
+
+/* Something a kernel needs besides itself: its text comes along when the
+ * kernel is moved into a standalone driver or given to a policy. */
+typedef struct dependency {
+    decl_kind kind;
+    const char *name;
+    const char *usr;   /* libclang's unified symbol resolution; macros: "" */
+    const char *space; /* "device", "host device", "global", "constant",
+                          "shared", "host" or "" */
+    int is_extern;     /* extern __shared__ arrays and the like */
+    src_range range;
+} dependency;
+
+typedef VEC(kernel_param) kernel_param_vec;
+typedef VEC(template_param) template_param_vec;
+typedef VEC(size_t) index_vec;
+
+typedef struct kernel {
+    const char *name;           /* "scale" */
+    const char *qualified_name; /* "ns::scale" */
+    const char *mangled;        /* host-side symbol, "_ZN2ns5scaleEPfi" */
+    const char *usr;
+    const char *signature;      /* "void (float *, int)" */
+    template_param_vec template_params;
+    kernel_param_vec params;
+    src_range decl_range; /* whole definition, template header included */
+    src_range body_range; /* the braces and what is between them */
+    src_range name_range;
+    const char *launch_bounds; /* "(256, 2)" or NULL */
+    int is_template;
+    int is_static;
+    int is_extern_c;
+    int is_definition; /* 0 for a forward declaration only */
+    index_vec deps;    /* indices into tu_model.decls, transitive */
+} kernel;
+
+typedef struct launch_arg {
+    const char *text;
+    src_range range;
+} launch_arg;
+typedef VEC(launch_arg) launch_arg_vec;
+
+typedef struct launch_site {
+    const char *kernel_name;  /* as written at the call: "scale<float>" */
+    const char *kernel_usr;   /* of the template when a specialization */
+    long kernel_index;        /* into tu_model.kernels; -1 unresolved */
+    const char *template_args;/* "float" for scale<float>; NULL if none */
+    const char *caller;       /* enclosing function's name */
+    src_range range;          /* the whole launch expression */
+    src_range config_range;   /* from "<<<" to ">>>" inclusive */
+    launch_arg grid, block, shmem, stream; /* shmem/stream may be absent */
+    launch_arg_vec args;
+    int in_macro;
+} launch_site;
+
+typedef VEC(kernel) kernel_vec;
+typedef VEC(launch_site) launch_vec;
+typedef VEC(dependency) dependency_vec;
+
+typedef struct tu_model {
+    arena strings; /* owns every string and path in the model */
+    const char *main_file;
+    kernel_vec kernels;
+    launch_vec launches;
+    dependency_vec decls;
+    double parse_seconds;
+} tu_model;
+
+void model_init(tu_model *m);
+void model_free(tu_model *m);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * test_core.c: the shared core: string buffers, arenas, vectors, SHA-256
+ * against FIPS test vectors, atomic file writes.
+ */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(c)                                                             \
+    do {                                                                     \
+        if (!(c)) {                                                          \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                    #c);                                                     \
+            failures++;                                                      \
+        }                                                                    \
+    } while (0)
+
+static void test_strbuf(void)
+{
+    strbuf sb;
+    sb_init(&sb);
+    CHECK(strcmp(sb_str(&sb), "") == 0);
+    for (int i = 0; i < 1000; i++)
+        sb_printf(&sb, "%d,", i);
+    CHECK(strncmp(sb_str(&sb), "0,1,2,", 6) == 0);
+    CHECK(sb.len == strlen(sb.data));
+    char *s = sb_take(&sb);
+    CHECK(sb.len == 0 && sb.data == NULL);
+    free(s);
+}
+
+static void test_arena_vec(void)
+{
+    arena a;
+    arena_init(&a);
+    for (int i = 0; i < 10000; i++) {
+        char *p = arena_printf(&a, "item %d", i);
+        CHECK(strncmp(p, "item ", 5) == 0);
+    }
+    char *big = arena_alloc(&a, 1 << 20);
+    CHECK(big[0] == 0 && big[(1 << 20) - 1] == 0);
+    arena_free(&a);
+
+    VEC(int) v = {0};
+    for (int i = 0; i < 100000; i++)
+        vec_push(&v, i);
+    CHECK(v.len == 100000 && v.items[99999] == 99999);
+    vec_free(&v);
+}
+
+static void test_sha256(void)
+{
+    char out[65];
+    sha256_hex("", 0, out);
+    CHECK(strcmp(out, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+    sha256_hex("abc", 3, out);
+    CHECK(strcmp(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sha256_hex(two, strlen(two), out);
+    CHECK(strcmp(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+    sha256_ctx c;
+    sha256_init(&c);
+    char block[1000];
+    memset(block, 'a', sizeof block);
+    for (int i = 0; i < 1000; i++)
+        sha256_update(&c, block, sizeof block);
+    sha256_final_hex(&c, out);
+    CHECK(strcmp(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+}
+
+static void test_files(void)
+{
+    char dir[] = "/tmp/cl1cc-core-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/a/b/c", dir);
+    CHECK(dir_create_all(path, 0755) == 0);
+    snprintf(path, sizeof path, "%s/a/f.txt", dir);
+    CHECK(file_write_atomic(path, "hello\n", 6) == 0);
+    char *data;
+    size_t len;
+    CHECK(file_read_all(path, 0, &data, &len) == 0 && len == 6 &&
+          strcmp(data, "hello\n") == 0);
+    free(data);
+    CHECK(file_read_all(path, 3, &data, &len) == -1);
+    CHECK(file_read_all("/nonexistent/x", 0, &data, &len) == -1);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
+int main(void)
+{
+    test_strbuf();
+    test_arena_vec();
+    test_sha256();
+    test_files();
+    if (failures) {
+        fprintf(stderr, "test_core: %d failures\n", failures);
+        return 1;
+    }
+    printf("test_core: all passed\n");
+    return 0;
+}
