@@ -22,6 +22,9 @@ include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(LibClang
   REQUIRED_VARS LibClang_LIBRARY LibClang_INCLUDE_DIR LibClang_RESOURCE_DIR
   REASON_FAILURE_MESSAGE "install libclang-${_lc_version}-dev (Debian) for the CUDA-capable libclang")
+if(LibClang_FOUND)
+  get_filename_component(LibClang_LIBRARY_DIR ${LibClang_LIBRARY} DIRECTORY)
+endif()
 if(LibClang_FOUND AND NOT TARGET LibClang::LibClang)
   add_library(LibClang::LibClang UNKNOWN IMPORTED)
   set_target_properties(LibClang::LibClang PROPERTIES

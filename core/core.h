@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* ---- arena: many small allocations freed at once ---------------------- */
 
@@ -63,6 +64,8 @@ void vec_grow_(void **items, size_t *cap, size_t need, size_t elem_size);
                       sizeof(*(v)->items));                                  \
         (v)->items[(v)->len++] = (x);                                        \
     } while (0)
+typedef VEC(char *) str_vec;
+typedef VEC(const char *) cstr_vec;
 #define vec_free(v)                                                          \
     do {                                                                     \
         free((v)->items);                                                    \

@@ -25,5 +25,17 @@ void model_free(tu_model *m)
     vec_free(&m->kernels);
     vec_free(&m->launches);
     vec_free(&m->decls);
+    vec_free(&m->files);
     arena_free(&m->strings);
+}
+
+const source_file *model_file(const tu_model *m, const char *path)
+{
+    if (!path)
+        return NULL;
+    for (size_t i = 0; i < m->files.len; i++)
+        if (m->files.items[i].path == path ||
+            strcmp(m->files.items[i].path, path) == 0)
+            return &m->files.items[i];
+    return NULL;
 }

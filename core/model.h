@@ -100,9 +100,18 @@ typedef struct launch_site {
     int in_macro;
 } launch_site;
 
+/* A file of the translation unit that holds user code (not a system
+ * header), with its bytes exactly as the parser saw them. */
+typedef struct source_file {
+    const char *path;
+    const char *text;
+    size_t len;
+} source_file;
+
 typedef VEC(kernel) kernel_vec;
 typedef VEC(launch_site) launch_vec;
 typedef VEC(dependency) dependency_vec;
+typedef VEC(source_file) source_file_vec;
 
 typedef struct tu_model {
     arena strings; /* owns every string and path in the model */
@@ -110,10 +119,13 @@ typedef struct tu_model {
     kernel_vec kernels;
     launch_vec launches;
     dependency_vec decls;
+    source_file_vec files; /* every user file a range can point into */
     double parse_seconds;
 } tu_model;
 
 void model_init(tu_model *m);
 void model_free(tu_model *m);
+/* The file a range points into, or NULL. */
+const source_file *model_file(const tu_model *m, const char *path);
 
 #endif

@@ -1,0 +1,261 @@
+/*
+ * parse.c: runs libclang over one translation unit with the user's flags
+ * and the CUDA 13 workarounds, reports the user's errors with file:line, and
+ * walks the AST once to hand kernels and launches to the extractors.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *stub_dir(const fe_options *opt, arena *a)
+{
+    if (opt->stub_dir)
+        return opt->stub_dir;
+    const char *env = getenv("CL1CC_STUB_DIR");
+    if (env && *env)
+        return env;
+    return arena_printf(a, "%s/../share/cl1cc/clang-stubs", self_exe_dir());
+}
+
+static const char *cuda_path(const fe_options *opt)
+{
+    if (opt->cuda_path)
+        return opt->cuda_path;
+    const char *env = getenv("CUDA_PATH");
+    if (env && *env)
+        return env;
+    env = getenv("CUDA_HOME");
+    if (env && *env)
+        return env;
+    return "/usr/local/cuda";
+}
+
+size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out)
+{
+    size_t cap = opt->n_flags + 24, n = 0;
+    const char **args = arena_alloc(a, cap * sizeof *args);
+    args[n++] = "-x";
+    args[n++] = "cuda";
+    /* host side: sees the kernels' bodies and every launch; the arch is
+     * the parser's own, apart from the user's (clang 16 knows sm_90 but not
+     * sm_90a or sm_100) */
+    args[n++] = "--cuda-host-only";
+    args[n++] = arena_printf(a, "--cuda-path=%s", cuda_path(opt));
+    args[n++] = "--cuda-gpu-arch=sm_90";
+    args[n++] = "-Wno-unknown-cuda-version";
+    args[n++] = "-nocudalib";
+    /* stand-ins for headers CUDA 13 removed but clang 16's wrapper includes */
+    args[n++] = "-isystem";
+    args[n++] = stub_dir(opt, a);
+    const char *resource = getenv("CL1CC_CLANG_RESOURCE_DIR");
+    if (resource && *resource) {
+        args[n++] = "-resource-dir";
+        args[n++] = resource;
+    }
+    int has_std = 0;
+    for (size_t i = 0; i < opt->n_flags; i++)
+        if (strncmp(opt->flags[i], "-std=", 5) == 0)
+            has_std = 1;
+    if (!has_std)
+        args[n++] = "-std=c++17"; /* nvcc 13's default dialect */
+    args[n++] = "-D__NVCC__";
+    args[n++] = "-ferror-limit=50";
+    for (size_t i = 0; i < opt->n_flags; i++)
+        args[n++] = opt->flags[i];
+    *args_out = args;
+    return n;
+}
+
+static int report_diagnostics(CXTranslationUnit tu, int max_errors, strbuf *diags)
+{
+    int errors = 0;
+    unsigned n = clang_getNumDiagnostics(tu);
+    unsigned display = CXDiagnostic_DisplaySourceLocation |
+                       CXDiagnostic_DisplayColumn |
+                       CXDiagnostic_DisplayOption;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Error) {
+            if (errors < max_errors) {
+                CXString s = clang_formatDiagnostic(d, display);
+                sb_printf(diags, "%s\n", clang_getCString(s));
+                clang_disposeString(s);
+            }
+            errors++;
+        }
+        clang_disposeDiagnostic(d);
+    }
+    if (errors > max_errors)
+        sb_printf(diags, "(%d more errors not shown)\n", errors - max_errors);
+    return errors;
+}
+
+typedef struct walk_state {
+    fe_context *cx;
+    CXCursor function; /* innermost function or lambda */
+} walk_state;
+
+static int is_function_like(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ||
+           k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_LambdaExpr ||
+           k == CXCursor_ConversionFunction;
+}
+
+static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data)
+{
+    walk_state *ws = data;
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_MacroDefinition || k == CXCursor_MacroExpansion ||
+        k == CXCursor_InclusionDirective)
+        return CXChildVisit_Continue;
+    if (!fe_is_user_location(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (fe_is_kernel(c))
+        fe_add_kernel(ws->cx, c);
+    if (k == CXCursor_CallExpr && fe_is_launch(c))
+        fe_add_launch(ws->cx, c, ws->function);
+    if (is_function_like(k)) {
+        walk_state inner = {ws->cx, c};
+        clang_visitChildren(c, walk, &inner);
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static fe_status check_input(const char *path, const fe_options *opt, strbuf *diags)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        sb_printf(diags, "%s: error: %s\n", path, strerror(errno));
+        return FE_USER_ERROR;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        sb_printf(diags, "%s: error: not a regular file\n", path);
+        return FE_USER_ERROR;
+    }
+    size_t limit = opt->max_source_bytes ? opt->max_source_bytes : (size_t)64 << 20;
+    if ((unsigned long long)st.st_size > limit) {
+        sb_printf(diags, "%s:1:1: error: file is %lld bytes, over the %zu-byte limit for parsing\n",
+                  path, (long long)st.st_size, limit);
+        return FE_USER_ERROR;
+    }
+    if (st.st_size == 0) {
+        sb_printf(diags, "%s:1:1: error: empty file: no CUDA code to read\n", path);
+        return FE_USER_ERROR;
+    }
+    /* a file with NUL bytes is no source file: say so instead of letting
+     * the parser print pages of noise */
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sb_printf(diags, "%s: error: %s\n", path, strerror(errno));
+        return FE_USER_ERROR;
+    }
+    unsigned line = 1, col = 1;
+    int c;
+    size_t scanned = 0;
+    while ((c = fgetc(f)) != EOF && scanned++ < ((size_t)1 << 20)) {
+        if (c == 0) {
+            fclose(f);
+            sb_printf(diags, "%s:%u:%u: error: binary data (a NUL byte): not a CUDA source file\n",
+                      path, line, col);
+            return FE_USER_ERROR;
+        }
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    fclose(f);
+    return FE_OK;
+}
+
+fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
+                   strbuf *diags)
+{
+    fe_options defaults;
+    if (!opt) {
+        memset(&defaults, 0, sizeof defaults);
+        opt = &defaults;
+    }
+    fe_status st = check_input(path, opt, diags);
+    if (st != FE_OK)
+        return st;
+
+    double start = now_seconds();
+    arena scratch;
+    arena_init(&scratch);
+    const char **args;
+    size_t nargs = fe_clang_args(opt, &scratch, &args);
+
+    CXIndex index = clang_createIndex(0, 0);
+    if (!index) {
+        arena_free(&scratch);
+        sb_puts(diags, "cl1cc: libclang could not create an index\n");
+        return FE_INTERNAL;
+    }
+    CXTranslationUnit tu = NULL;
+    unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
+                     CXTranslationUnit_KeepGoing;
+    enum CXErrorCode rc = clang_parseTranslationUnit2(
+        index, path, args, (int)nargs, NULL, 0, flags, &tu);
+    arena_free(&scratch);
+    if (rc != CXError_Success || !tu) {
+        sb_printf(diags, "%s: error: libclang could not parse it (error %d%s)\n",
+                  path, (int)rc,
+                  rc == CXError_Crashed ? ": the parser crashed"
+                  : rc == CXError_ASTReadError ? ": AST read error"
+                  : rc == CXError_InvalidArguments ? ": invalid arguments" : "");
+        clang_disposeIndex(index);
+        return rc == CXError_Crashed || rc == CXError_Failure ? FE_INTERNAL
+                                                              : FE_USER_ERROR;
+    }
+
+    /* success can come back after a fatal diagnostic: check each one */
+    int errors = report_diagnostics(tu, opt->max_errors > 0 ? opt->max_errors : 10,
+                                    diags);
+    if (errors) {
+        clang_disposeTranslationUnit(tu);
+        clang_disposeIndex(index);
+        return FE_USER_ERROR;
+    }
+
+    fe_context cx;
+    memset(&cx, 0, sizeof cx);
+    cx.tu = tu;
+    cx.model = out;
+    cx.strings = &out->strings;
+    CXFile main_file = clang_getFile(tu, path);
+    out->main_file = fe_file_path(&cx, main_file);
+    if (!out->main_file)
+        out->main_file = arena_strdup(&out->strings, path);
+    fe_index_macro_expansions(&cx);
+    walk_state ws = {&cx, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ws);
+    fe_collect_dependencies(&cx);
+    out->parse_seconds = now_seconds() - start;
+
+    vec_free(&cx.expansions);
+    vec_free(&cx.macros);
+    vec_free(&cx.kernel_cursors);
+    vec_free(&cx.decl_cursors);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return FE_OK;
+}
