@@ -41,7 +41,8 @@ char *fe_qualified_name(fe_context *cx, CXCursor c)
         if (clang_Cursor_isNull(p) || k == CXCursor_TranslationUnit ||
             clang_isInvalid(k))
             break;
-        if (k == CXCursor_LinkageSpec)
+        /* extern "C" { } blocks: LinkageSpec, or UnexposedDecl in libclang 16 */
+        if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
             continue;
         chain[n++] = p;
     }
@@ -218,8 +219,10 @@ void fe_add_kernel(fe_context *cx, CXCursor c)
     k.signature = fe_string(cx, clang_getTypeSpelling(clang_getCursorType(c)));
     k.is_template = clang_getCursorKind(c) == CXCursor_FunctionTemplate;
     k.is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static;
-    k.is_extern_c = clang_getCursorKind(clang_getCursorLexicalParent(c)) ==
-                    CXCursor_LinkageSpec;
+    /* libclang 16 shows extern "C" blocks as UnexposedDecl; the symbol
+     * tells: every C++ name mangles to _Z..., a C one does not */
+    k.is_extern_c = !k.is_template && k.mangled[0] && strncmp(k.mangled, "_Z", 2) != 0;
+    k.is_specialization = !k.is_template && !clang_Cursor_isNull(tmpl);
     k.decl_range = fe_cursor_range(cx, c);
     CXSourceRange name = clang_Cursor_getSpellingNameRange(c, 0, 0);
     k.name_range = fe_range_of(cx, name);

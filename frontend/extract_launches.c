@@ -74,33 +74,45 @@ static long kernel_index_for(fe_context *cx, CXCursor ref, const char *name)
 {
     tu_model *m = cx->model;
     if (!clang_Cursor_isNull(ref) && !clang_isInvalid(clang_getCursorKind(ref))) {
+        /* the callee itself (an explicit specialization is a kernel of its
+         * own), else the template it instantiates */
         CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
-        CXCursor key = clang_Cursor_isNull(tmpl) ? ref : tmpl;
-        CXString usr = clang_getCursorUSR(key);
-        const char *u = clang_getCString(usr);
-        long found = -1;
-        for (size_t i = 0; u && *u && i < m->kernels.len; i++)
-            if (strcmp(m->kernels.items[i].usr, u) == 0)
-                found = (long)i;
-        clang_disposeString(usr);
-        if (found >= 0)
-            return found;
+        CXCursor keys[2] = {ref, tmpl};
+        for (int pass = 0; pass < 2; pass++) {
+            if (clang_Cursor_isNull(keys[pass]))
+                continue;
+            CXString usr = clang_getCursorUSR(keys[pass]);
+            const char *u = clang_getCString(usr);
+            long found = -1;
+            for (size_t i = 0; u && *u && i < m->kernels.len; i++)
+                if (strcmp(m->kernels.items[i].usr, u) == 0)
+                    found = (long)i;
+            clang_disposeString(usr);
+            if (found >= 0)
+                return found;
+        }
     }
     /* inside a template the callee may be unresolved: match the name as
-     * written, with or without its qualification */
+     * written, qualified or by its last components; a primary template
+     * beats an explicit specialization of the same name */
     long found = -1;
+    int found_score = 0;
+    size_t n = strlen(name);
     for (size_t i = 0; i < m->kernels.len; i++) {
         const kernel *k = &m->kernels.items[i];
-        if (strcmp(k->qualified_name, name) == 0 || strcmp(k->name, name) == 0) {
-            if (found >= 0 && strcmp(m->kernels.items[found].name, k->name) == 0 &&
-                strcmp(k->qualified_name, name) != 0)
-                continue; /* ambiguous by short name: keep the first */
+        size_t qn = strlen(k->qualified_name);
+        int score = 0;
+        if (strcmp(k->qualified_name, name) == 0)
+            score = 4;
+        else if (n < qn && strcmp(k->qualified_name + qn - n, name) == 0 &&
+                 k->qualified_name[qn - n - 1] == ':')
+            score = 2;
+        if (score && !k->is_specialization)
+            score++;
+        if (score > found_score) {
             found = (long)i;
+            found_score = score;
         }
-        size_t qn = strlen(k->qualified_name), n = strlen(name);
-        if (found < 0 && n < qn && strcmp(k->qualified_name + qn - n, name) == 0 &&
-            k->qualified_name[qn - n - 1] == ':')
-            found = (long)i;
     }
     return found;
 }
@@ -199,6 +211,18 @@ void fe_add_launch(fe_context *cx, CXCursor call, CXCursor function)
         a.range = fe_cursor_range(cx, arg);
         a.text = fe_text_of(cx, &a.range);
         vec_push(&ls.args, a);
+    }
+    /* a launch that is one whole macro invocation was written by the macro:
+     * its parts collapse onto the invocation and none of them is the user's
+     * text at that place */
+    if (fe_range_is_invocation(cx, &ls.range) || ls.in_macro) {
+        ls.in_macro = 1;
+        ls.range.in_macro = ls.config_range.in_macro = 1;
+        launch_arg *parts[] = {&ls.grid, &ls.block, &ls.shmem, &ls.stream};
+        for (int i = 0; i < 4; i++)
+            parts[i]->range.in_macro = 1;
+        for (size_t i = 0; i < ls.args.len; i++)
+            ls.args.items[i].range.in_macro = 1;
     }
     vec_push(&cx->model->launches, ls);
 }

@@ -47,6 +47,8 @@ char *fe_text_of(fe_context *cx, const src_range *r);
 char *fe_string(fe_context *cx, CXString s); /* copies and disposes */
 void fe_index_macro_expansions(fe_context *cx);
 int fe_range_in_macro(const fe_context *cx, const src_range *r);
+/* the range is exactly one macro invocation, "LAUNCH(k, p)" */
+int fe_range_is_invocation(const fe_context *cx, const src_range *r);
 
 /* extract_kernels.c */
 int fe_is_kernel(CXCursor c);

@@ -58,6 +58,7 @@ static cJSON *kernel_json(const tu_model *m, const kernel *k, int with_text, are
     cJSON_AddStringToObject(o, "usr", k->usr);
     cJSON_AddStringToObject(o, "signature", k->signature);
     cJSON_AddBoolToObject(o, "is_template", k->is_template);
+    cJSON_AddBoolToObject(o, "is_specialization", k->is_specialization);
     cJSON_AddBoolToObject(o, "is_static", k->is_static);
     cJSON_AddBoolToObject(o, "is_extern_c", k->is_extern_c);
     cJSON_AddBoolToObject(o, "is_definition", k->is_definition);

@@ -149,6 +149,9 @@ static fe_status check_input(const char *path, const fe_options *opt, strbuf *di
         return FE_USER_ERROR;
     }
     size_t limit = opt->max_source_bytes ? opt->max_source_bytes : (size_t)64 << 20;
+    const char *env = getenv("CL1CC_MAX_SOURCE_MB");
+    if (!opt->max_source_bytes && env && atol(env) > 0)
+        limit = (size_t)atol(env) << 20;
     if ((unsigned long long)st.st_size > limit) {
         sb_printf(diags, "%s:1:1: error: file is %lld bytes, over the %zu-byte limit for parsing\n",
                   path, (long long)st.st_size, limit);

@@ -154,10 +154,11 @@ void fe_index_macro_expansions(fe_context *cx)
               span_compare);
 }
 
-/* A range is made by a macro when one macro expansion holds all of it, or
- * when an expansion straddles either end: then its text is not what the
- * user wrote at that place.  A range that merely contains whole expansions
- * (a kernel whose header uses __global__) is the user's own text. */
+/* A range is made by a macro when one macro expansion holds it and more,
+ * or when an expansion straddles either end: then its text is not what the
+ * user wrote at that place.  A range that is one whole invocation, or that
+ * contains whole ones (a kernel whose header uses __global__), is the
+ * user's own text. */
 int fe_range_in_macro(const fe_context *cx, const src_range *r)
 {
     for (size_t i = 0; i < cx->expansions.len; i++) {
@@ -168,11 +169,26 @@ int fe_range_in_macro(const fe_context *cx, const src_range *r)
             continue;
         if (s->end <= r->begin)
             continue;
+        /* exactly one whole invocation, BLOCKS(n) as a launch argument, is
+         * the user's own text */
+        if (s->begin == r->begin && s->end == r->end)
+            continue;
         if (s->begin <= r->begin && r->end <= s->end)
             return 1;
         if (s->begin < r->begin && r->begin < s->end)
             return 1;
         if (s->begin < r->end && r->end < s->end)
+            return 1;
+    }
+    return 0;
+}
+
+int fe_range_is_invocation(const fe_context *cx, const src_range *r)
+{
+    for (size_t i = 0; i < cx->expansions.len; i++) {
+        const macro_span *s = &cx->expansions.items[i];
+        if ((s->file == r->file || strcmp(s->file, r->file) == 0) &&
+            s->begin == r->begin && s->end == r->end)
             return 1;
     }
     return 0;

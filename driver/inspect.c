@@ -1,0 +1,294 @@
+/*
+ * inspect.c: `cl1cc inspect FILE.cu [--json|--summary] [-p DIR] [-- NVCC-FLAGS]`
+ * parses one translation unit and prints the frontend's model: JSON for
+ * tools, a short summary for people.
+ */
+#include <cjson/cJSON.h>
+#include <clang-c/CXCompilationDatabase.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "driver.h"
+#include "frontend.h"
+#include "model.h"
+#include "wrapper.h"
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cl1cc inspect FILE.cu [--json] [--summary] [--text] [-p BUILD-DIR] [-- NVCC-FLAGS...]\n"
+            "  --json      the model as JSON (default when stdout is not a terminal)\n"
+            "  --summary   one line per kernel, parameter, dependency and launch\n"
+            "  --text      include each kernel's and dependency's source text in the JSON\n"
+            "  -p DIR      read the file's flags from DIR/compile_commands.json\n");
+}
+
+static const char *kind_name(decl_kind k)
+{
+    switch (k) {
+    case DECL_FUNCTION: return "function";
+    case DECL_TYPE: return "type";
+    case DECL_VARIABLE: return "variable";
+    case DECL_MACRO: return "macro";
+    case DECL_KERNEL: return "kernel";
+    }
+    return "?";
+}
+
+static const char *display_path(const char *path, const char *main_dir)
+{
+    size_t n = strlen(main_dir);
+    if (n && strncmp(path, main_dir, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+static void print_arg(const char *label, const launch_arg *a)
+{
+    if (a->range.present && a->range.in_macro)
+        printf(" %s=(macro)", label);
+    else if (a->range.present)
+        printf(" %s=\"%s\"", label, a->text);
+    else
+        printf(" %s=-", label);
+}
+
+static void print_summary(const tu_model *m)
+{
+    char main_dir[PATH_MAX];
+    snprintf(main_dir, sizeof main_dir, "%s", m->main_file);
+    char *slash = strrchr(main_dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        main_dir[0] = '\0';
+    printf("file %s: %zu kernels, %zu launches, %zu dependencies\n",
+           display_path(m->main_file, main_dir), m->kernels.len,
+           m->launches.len, m->decls.len);
+    for (size_t i = 0; i < m->kernels.len; i++) {
+        const kernel *k = &m->kernels.items[i];
+        printf("kernel #%zu %s%s%s%s%s%s at %s:%u:%u\n", i, k->qualified_name,
+               k->is_template ? " template" : "",
+               k->is_specialization ? " specialization" : "",
+               k->is_static ? " static" : "",
+               k->is_extern_c ? " extern-C" : "",
+               k->decl_range.in_macro ? " from-macro" : "",
+               display_path(k->decl_range.file, main_dir), k->decl_range.line,
+               k->decl_range.col);
+        printf("  mangled %s\n", k->mangled);
+        printf("  decl [%u,%u) lines %u-%u, body [%u,%u)%s\n", k->decl_range.begin,
+               k->decl_range.end, k->decl_range.line, k->decl_range.end_line,
+               k->body_range.begin, k->body_range.end,
+               k->is_definition ? "" : " (declaration only)");
+        if (k->launch_bounds)
+            printf("  __launch_bounds__%s\n", k->launch_bounds);
+        for (size_t t = 0; t < k->template_params.len; t++) {
+            const template_param *tp = &k->template_params.items[t];
+            printf("  template-param %s %s%s%s\n", tp->kind, tp->name,
+                   tp->type ? " : " : "", tp->type ? tp->type : "");
+        }
+        for (size_t p = 0; p < k->params.len; p++) {
+            const kernel_param *kp = &k->params.items[p];
+            printf("  param %s : %s%s%s%s\n", kp->name, kp->type,
+                   kp->is_pointer ? " [pointer]" : "",
+                   kp->pointee_const ? " [const pointee]" : "",
+                   kp->is_restrict ? " [restrict]" : "");
+        }
+        for (size_t d = 0; d < k->deps.len; d++) {
+            const dependency *dep = &m->decls.items[k->deps.items[d]];
+            printf("  needs %s %s%s%s%s at %s:%u\n", kind_name(dep->kind), dep->name,
+                   dep->space && *dep->space ? " (" : "",
+                   dep->space && *dep->space ? dep->space : "",
+                   dep->space && *dep->space ? ")" : "",
+                   display_path(dep->range.file, main_dir), dep->range.line);
+        }
+    }
+    for (size_t i = 0; i < m->launches.len; i++) {
+        const launch_site *l = &m->launches.items[i];
+        printf("launch %s at %s:%u:%u", l->kernel_name,
+               display_path(l->range.file, main_dir), l->range.line, l->range.col);
+        if (l->kernel_index >= 0)
+            printf(" -> kernel #%ld", l->kernel_index);
+        else
+            printf(" -> unresolved");
+        if (l->template_args)
+            printf(" <%s>", l->template_args);
+        if (l->caller)
+            printf(" in %s", l->caller);
+        if (l->in_macro)
+            printf(" from-macro");
+        printf("\n ");
+        print_arg("grid", &l->grid);
+        print_arg("block", &l->block);
+        print_arg("shmem", &l->shmem);
+        print_arg("stream", &l->stream);
+        printf(" args=[");
+        for (size_t a = 0; a < l->args.len; a++)
+        {
+            const launch_arg *arg = &l->args.items[a];
+            if (arg->range.in_macro)
+                printf("%s(macro)", a ? ", " : "");
+            else
+                printf("%s\"%s\"", a ? ", " : "", arg->text);
+        }
+        printf("]\n");
+    }
+}
+
+/* Flags for `file` from a compile_commands.json in build_dir, in nvcc
+ * spelling; relative paths are resolved by the caller through the
+ * command's directory. */
+static int flags_from_compdb(const char *build_dir, const char *file, arena *a,
+                             str_vec *out, const char **directory)
+{
+    CXCompilationDatabase_Error err;
+    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
+    if (err != CXCompilationDatabase_NoError || !db) {
+        log_error("%s: no readable compile_commands.json", build_dir);
+        return -1;
+    }
+    char absolute[PATH_MAX];
+    if (!realpath(file, absolute))
+        snprintf(absolute, sizeof absolute, "%s", file);
+    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, absolute);
+    unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+    if (n == 0) {
+        log_error("%s: %s is not in %s/compile_commands.json", file, file, build_dir);
+        if (cmds)
+            clang_CompileCommands_dispose(cmds);
+        clang_CompilationDatabase_dispose(db);
+        return -1;
+    }
+    CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+    CXString dir = clang_CompileCommand_getDirectory(cmd);
+    *directory = arena_strdup(a, clang_getCString(dir));
+    clang_disposeString(dir);
+    unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
+    for (unsigned i = 1; i < nargs; i++) { /* 0 is the compiler */
+        CXString s = clang_CompileCommand_getArg(cmd, i);
+        vec_push(out, arena_strdup(a, clang_getCString(s)));
+        clang_disposeString(s);
+    }
+    clang_CompileCommands_dispose(cmds);
+    clang_CompilationDatabase_dispose(db);
+    return 0;
+}
+
+/* -Ifoo relative to the compile command's directory */
+static const char *absolutize_flag(const char *flag, const char *dir, arena *a)
+{
+    static const char *prefixes[] = {"-I", "-isystem", "-include", NULL};
+    for (int i = 0; prefixes[i]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(flag, prefixes[i], n) == 0 && flag[n] && flag[n] != '/')
+            return arena_printf(a, "%s%s/%s", prefixes[i], dir, flag + n);
+    }
+    return flag;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    const char *file = NULL, *build_dir = NULL;
+    int json = !isatty(STDOUT_FILENO), summary = 0, with_text = 0;
+    int nvcc_from = argc;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            nvcc_from = i + 1;
+            break;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--summary") == 0) {
+            summary = 1;
+            json = 0;
+        } else if (strcmp(argv[i], "--text") == 0) {
+            with_text = 1;
+        } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
+            build_dir = argv[++i];
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage();
+            return 0;
+        } else if (argv[i][0] == '-') {
+            log_error("inspect: unknown option '%s'", argv[i]);
+            usage();
+            return 2;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            log_error("inspect: one file at a time ('%s' and '%s')", file, argv[i]);
+            return 2;
+        }
+    }
+    if (!file) {
+        usage();
+        return 2;
+    }
+
+    arena a;
+    arena_init(&a);
+    str_vec nvcc_args = {0};
+    const char *compdb_dir = NULL;
+    if (build_dir && flags_from_compdb(build_dir, file, &a, &nvcc_args, &compdb_dir) != 0) {
+        vec_free(&nvcc_args);
+        arena_free(&a);
+        return 2;
+    }
+    for (int i = nvcc_from; i < argc; i++)
+        vec_push(&nvcc_args, argv[i]);
+
+    nvcc_cmdline cl;
+    strbuf err;
+    sb_init(&err);
+    if (nvcc_cmdline_parse((int)nvcc_args.len, nvcc_args.items, &cl, &err) != 0) {
+        log_error("%s", sb_str(&err));
+        sb_free(&err);
+        vec_free(&nvcc_args);
+        arena_free(&a);
+        return 2;
+    }
+    cstr_vec flags = {0};
+    for (size_t i = 0; i < cl.frontend_flags.len; i++) {
+        const char *f = cl.frontend_flags.items[i];
+        vec_push(&flags, compdb_dir ? absolutize_flag(f, compdb_dir, &a) : f);
+    }
+
+    fe_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = flags.items;
+    opt.n_flags = flags.len;
+    tu_model m;
+    model_init(&m);
+    strbuf diags;
+    sb_init(&diags);
+    fe_status st = fe_parse(file, &opt, &m, &diags);
+    int rc = 0;
+    if (st != FE_OK) {
+        fputs(sb_str(&diags), stderr);
+        rc = st == FE_USER_ERROR ? 1 : 3;
+    } else if (json) {
+        cJSON *root = fe_model_to_json(&m, with_text);
+        char *text = cJSON_Print(root);
+        if (text) {
+            puts(text);
+            cJSON_free(text);
+        } else {
+            log_error("inspect: could not format JSON");
+            rc = 3;
+        }
+        cJSON_Delete(root);
+    } else {
+        print_summary(&m);
+    }
+    if (!json && st == FE_OK && !summary)
+        fprintf(stderr, "cl1cc: parsed in %.3f s\n", m.parse_seconds);
+    sb_free(&diags);
+    sb_free(&err);
+    model_free(&m);
+    nvcc_cmdline_free(&cl);
+    vec_free(&flags);
+    vec_free(&nvcc_args);
+    arena_free(&a);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * main.c: cl1cc's entry point.  `cl1cc inspect ...` and the other
+ * subcommands run one stage or the whole loop (parse -> propose ->
+ * verify/time -> splice); anything else is an nvcc command line, and cl1cc
+ * behaves as nvcc.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "driver.h"
+
+#ifndef CL1CC_VERSION
+#define CL1CC_VERSION "0.0.0"
+#endif
+
+static void print_help(void)
+{
+    printf("cl1cc %s: a source-to-source CUDA optimizer and drop-in nvcc wrapper\n\n"
+           "usage:\n"
+           "  cl1cc NVCC-ARGS...            compile as nvcc would, with verified faster\n"
+           "                                kernels from the tuning database spliced in\n"
+           "  cl1cc inspect FILE.cu [OPTIONS] [-- NVCC-FLAGS]\n"
+           "                                print the kernels, launches and dependencies\n"
+           "                                the frontend finds (--json, --summary, -p DIR)\n"
+           "  cl1cc --cl1-help | --cl1-version\n\n"
+           "environment:\n"
+           "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
+           "  CL1CC_VERBOSE=1   say what cl1cc does\n"
+           "  CL1CC_NVCC=PATH   the real nvcc (default: the first nvcc on PATH that is not cl1cc)\n"
+           "  CL1CC_DB=PATH     the tuning database (default ~/.cache/cl1cc/tuning.db)\n",
+           CL1CC_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    const char *verbose = getenv("CL1CC_VERBOSE");
+    if (verbose && *verbose && strcmp(verbose, "0") != 0)
+        log_set_level(LOG_VERBOSE);
+    if (argc >= 2 && strcmp(argv[1], "--cl1-help") == 0) {
+        print_help();
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--cl1-version") == 0) {
+        printf("cl1cc %s\n", CL1CC_VERSION);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "inspect") == 0)
+        return cmd_inspect(argc - 2, argv + 2);
+    return cmd_wrap_nvcc(argc - 1, argv + 1);
+}
