@@ -5,7 +5,15 @@
 #ifndef CL1CC_DRIVER_H
 #define CL1CC_DRIVER_H
 
+#include "core.h"
+
 int cmd_inspect(int argc, char **argv);
 int cmd_wrap_nvcc(int argc, char **argv);
+
+/* the real nvcc: $CL1CC_NVCC, else the first nvcc on PATH that is not
+ * cl1cc, else /usr/local/cuda/bin/nvcc */
+int driver_find_nvcc(strbuf *out, strbuf *err);
+/* replaces this process with nvcc ARGS; returns only on failure (127) */
+int driver_exec_nvcc(const char *nvcc, int argc, char **argv);
 
 #endif

@@ -14,7 +14,6 @@
 #include "driver.h"
 #include "frontend.h"
 #include "model.h"
-#include "wrapper.h"
 
 static void usage(void)
 {
@@ -38,11 +37,18 @@ static const char *kind_name(decl_kind k)
     return "?";
 }
 
+/* paths shown relative to the main file's folder, as written or absolute */
 static const char *display_path(const char *path, const char *main_dir)
 {
+    static char real_dir[PATH_MAX];
     size_t n = strlen(main_dir);
     if (n && strncmp(path, main_dir, n) == 0 && path[n] == '/')
         return path + n + 1;
+    if (path[0] == '/' && realpath(n ? main_dir : ".", real_dir)) {
+        n = strlen(real_dir);
+        if (strncmp(path, real_dir, n) == 0 && path[n] == '/')
+            return path + n + 1;
+    }
     return path;
 }
 
@@ -177,16 +183,20 @@ static int flags_from_compdb(const char *build_dir, const char *file, arena *a,
     return 0;
 }
 
-/* -Ifoo relative to the compile command's directory */
-static const char *absolutize_flag(const char *flag, const char *dir, arena *a)
+/* Paths in flags (-Ifoo, -isystem foo, -include foo.h) relative to the
+ * compile command's directory, made absolute. */
+static void absolutize_flags(cstr_vec *flags, const char *dir, arena *a)
 {
-    static const char *prefixes[] = {"-I", "-isystem", "-include", NULL};
-    for (int i = 0; prefixes[i]; i++) {
-        size_t n = strlen(prefixes[i]);
-        if (strncmp(flag, prefixes[i], n) == 0 && flag[n] && flag[n] != '/')
-            return arena_printf(a, "%s%s/%s", prefixes[i], dir, flag + n);
+    for (size_t i = 0; i < flags->len; i++) {
+        const char *f = flags->items[i];
+        if (strncmp(f, "-I", 2) == 0 && f[2] && f[2] != '/') {
+            flags->items[i] = arena_printf(a, "-I%s/%s", dir, f + 2);
+        } else if ((strcmp(f, "-isystem") == 0 || strcmp(f, "-include") == 0) &&
+                   i + 1 < flags->len && flags->items[i + 1][0] != '/') {
+            flags->items[i + 1] = arena_printf(a, "%s/%s", dir, flags->items[i + 1]);
+            i++;
+        }
     }
-    return flag;
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -238,21 +248,10 @@ int cmd_inspect(int argc, char **argv)
     for (int i = nvcc_from; i < argc; i++)
         vec_push(&nvcc_args, argv[i]);
 
-    nvcc_cmdline cl;
-    strbuf err;
-    sb_init(&err);
-    if (nvcc_cmdline_parse((int)nvcc_args.len, nvcc_args.items, &cl, &err) != 0) {
-        log_error("%s", sb_str(&err));
-        sb_free(&err);
-        vec_free(&nvcc_args);
-        arena_free(&a);
-        return 2;
-    }
     cstr_vec flags = {0};
-    for (size_t i = 0; i < cl.frontend_flags.len; i++) {
-        const char *f = cl.frontend_flags.items[i];
-        vec_push(&flags, compdb_dir ? absolutize_flag(f, compdb_dir, &a) : f);
-    }
+    fe_flags_from_nvcc((int)nvcc_args.len, nvcc_args.items, &a, &flags);
+    if (compdb_dir)
+        absolutize_flags(&flags, compdb_dir, &a);
 
     fe_options opt;
     memset(&opt, 0, sizeof opt);
@@ -284,9 +283,7 @@ int cmd_inspect(int argc, char **argv)
     if (!json && st == FE_OK && !summary)
         fprintf(stderr, "cl1cc: parsed in %.3f s\n", m.parse_seconds);
     sb_free(&diags);
-    sb_free(&err);
     model_free(&m);
-    nvcc_cmdline_free(&cl);
     vec_free(&flags);
     vec_free(&nvcc_args);
     arena_free(&a);

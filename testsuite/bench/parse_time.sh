@@ -1,0 +1,35 @@
+#!/bin/sh
+# parse_time.sh CL1CC POLYBENCH-ACC-DIR [REPEATS]: for each PolyBench-ACC CUDA
+# program, the frontend's parse time (cl1cc inspect) against `nvcc -c` of the
+# same TU with the same flags, measured alternately in one run, as a ratio
+# of medians.  Also checks the kernel and launch counts against grep.
+set -eu
+cl1cc=$1 pb=$2 reps=${3:-3}
+flags="-I$pb/CUDA/utilities -DcudaThreadSynchronize=cudaDeviceSynchronize"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+printf '%-16s %7s %7s %9s %9s %7s\n' program kernels launches parse_s nvcc_s ratio
+total_p=0 total_n=0
+for cu in $(find "$pb/CUDA" -name '*.cu' | sort); do
+    name=$(basename "$cu" .cu)
+    dir=$(dirname "$cu")
+    : >"$work/p"; : >"$work/n"
+    i=0
+    while [ $i -lt "$reps" ]; do
+        t0=$(now); (cd "$dir" && "$cl1cc" inspect --summary "$cu" -- $flags >"$work/summary"); t1=$(now)
+        (cd "$dir" && nvcc -c "$cu" $flags -o "$work/o.o" 2>/dev/null); t2=$(now)
+        echo "$t1 - $t0" | bc >>"$work/p"
+        echo "$t2 - $t1" | bc >>"$work/n"
+        i=$((i + 1))
+    done
+    p=$(median <"$work/p"); n=$(median <"$work/n")
+    k=$(sed -n 's/^file .*: \([0-9]*\) kernels, \([0-9]*\) launches.*/\1/p' "$work/summary")
+    l=$(sed -n 's/^file .*: \([0-9]*\) kernels, \([0-9]*\) launches.*/\2/p' "$work/summary")
+    gk=$(grep -c '__global__' "$cu"); gl=$(grep -c '<<<' "$cu")
+    mark=""; [ "$k" = "$gk" ] && [ "$l" = "$gl" ] || mark=" (grep: $gk kernels, $gl launches)"
+    printf '%-16s %7s %7s %9.3f %9.3f %7.2f%s\n' "$name" "$k" "$l" "$p" "$n" "$(echo "$p / $n" | bc -l)" "$mark"
+    total_p=$(echo "$total_p + $p" | bc); total_n=$(echo "$total_n + $n" | bc)
+done
+printf '%-16s %7s %7s %9.3f %9.3f %7.2f\n' total "" "" "$total_p" "$total_n" "$(echo "$total_p / $total_n" | bc -l)"
