@@ -75,6 +75,7 @@ typedef struct kernel {
     src_range name_range;
     const char *launch_bounds; /* "(256, 2)" or NULL */
     int is_template;
+    int is_specialization; /* template<> __global__ void k<int>(...) */
     int is_static;
     int is_extern_c;
     int is_definition; /* 0 for a forward declaration only */
