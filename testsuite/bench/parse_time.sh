@@ -20,8 +20,8 @@ for cu in $(find "$pb/CUDA" -name '*.cu' | sort); do
     while [ $i -lt "$reps" ]; do
         t0=$(now); (cd "$dir" && "$cl1cc" inspect --summary "$cu" -- $flags >"$work/summary"); t1=$(now)
         (cd "$dir" && nvcc -c "$cu" $flags -o "$work/o.o" 2>/dev/null); t2=$(now)
-        echo "$t1 - $t0" | bc >>"$work/p"
-        echo "$t2 - $t1" | bc >>"$work/n"
+        awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$work/p"
+        awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >>"$work/n"
         i=$((i + 1))
     done
     p=$(median <"$work/p"); n=$(median <"$work/n")
@@ -29,7 +29,8 @@ for cu in $(find "$pb/CUDA" -name '*.cu' | sort); do
     l=$(sed -n 's/^file .*: \([0-9]*\) kernels, \([0-9]*\) launches.*/\2/p' "$work/summary")
     gk=$(grep -c '__global__' "$cu"); gl=$(grep -c '<<<' "$cu")
     mark=""; [ "$k" = "$gk" ] && [ "$l" = "$gl" ] || mark=" (grep: $gk kernels, $gl launches)"
-    printf '%-16s %7s %7s %9.3f %9.3f %7.2f%s\n' "$name" "$k" "$l" "$p" "$n" "$(echo "$p / $n" | bc -l)" "$mark"
-    total_p=$(echo "$total_p + $p" | bc); total_n=$(echo "$total_n + $n" | bc)
+    printf '%-16s %7s %7s %9.3f %9.3f %7.2f%s\n' "$name" "$k" "$l" "$p" "$n" "$(awk -v a="$p" -v b="$n" 'BEGIN { print a / b }')" "$mark"
+    total_p=$(awk -v a="$total_p" -v b="$p" 'BEGIN { print a + b }')
+    total_n=$(awk -v a="$total_n" -v b="$n" 'BEGIN { print a + b }')
 done
-printf '%-16s %7s %7s %9.3f %9.3f %7.2f\n' total "" "" "$total_p" "$total_n" "$(echo "$total_p / $total_n" | bc -l)"
+printf '%-16s %7s %7s %9.3f %9.3f %7.2f\n' total "" "" "$total_p" "$total_n" "$(awk -v a="$total_p" -v b="$total_n" 'BEGIN { print a / b }')"
