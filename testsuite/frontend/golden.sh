@@ -4,6 +4,7 @@
 set -u
 cl1cc=$1 fixture=$2 expected=$3
 shift 3
+case $expected in /*) ;; *) expected=$(pwd)/$expected ;; esac
 cd "$(dirname "$fixture")" || exit 1
 actual=$(mktemp)
 trap 'rm -f "$actual"' EXIT
