@@ -39,3 +39,15 @@ const source_file *model_file(const tu_model *m, const char *path)
             return &m->files.items[i];
     return NULL;
 }
+
+const char *model_decl_kind_name(decl_kind k)
+{
+    switch (k) {
+    case DECL_FUNCTION: return "function";
+    case DECL_TYPE: return "type";
+    case DECL_VARIABLE: return "variable";
+    case DECL_MACRO: return "macro";
+    case DECL_KERNEL: return "kernel";
+    }
+    return "unknown";
+}

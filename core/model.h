@@ -126,6 +126,8 @@ typedef struct tu_model {
 
 void model_init(tu_model *m);
 void model_free(tu_model *m);
+/* "function", "type", "variable", "macro", "kernel" */
+const char *model_decl_kind_name(decl_kind k);
 /* The file a range points into, or NULL. */
 const source_file *model_file(const tu_model *m, const char *path);
 

@@ -25,18 +25,6 @@ static void usage(void)
             "  -p DIR      read the file's flags from DIR/compile_commands.json\n");
 }
 
-static const char *kind_name(decl_kind k)
-{
-    switch (k) {
-    case DECL_FUNCTION: return "function";
-    case DECL_TYPE: return "type";
-    case DECL_VARIABLE: return "variable";
-    case DECL_MACRO: return "macro";
-    case DECL_KERNEL: return "kernel";
-    }
-    return "?";
-}
-
 /* paths shown relative to the main file's folder, as written or absolute */
 static const char *display_path(const char *path, const char *main_dir)
 {
@@ -105,7 +93,7 @@ static void print_summary(const tu_model *m)
         }
         for (size_t d = 0; d < k->deps.len; d++) {
             const dependency *dep = &m->decls.items[k->deps.items[d]];
-            printf("  needs %s %s%s%s%s at %s:%u\n", kind_name(dep->kind), dep->name,
+            printf("  needs %s %s%s%s%s at %s:%u\n", model_decl_kind_name(dep->kind), dep->name,
                    dep->space && *dep->space ? " (" : "",
                    dep->space && *dep->space ? dep->space : "",
                    dep->space && *dep->space ? ")" : "",

@@ -6,18 +6,6 @@
 
 #include "frontend.h"
 
-static const char *decl_kind_name(decl_kind k)
-{
-    switch (k) {
-    case DECL_FUNCTION: return "function";
-    case DECL_TYPE: return "type";
-    case DECL_VARIABLE: return "variable";
-    case DECL_MACRO: return "macro";
-    case DECL_KERNEL: return "kernel";
-    }
-    return "unknown";
-}
-
 static cJSON *range_json(const src_range *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -137,7 +125,7 @@ cJSON *fe_model_to_json(const tu_model *m, int with_text)
         const dependency *d = &m->decls.items[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "index", (double)i);
-        cJSON_AddStringToObject(o, "kind", decl_kind_name(d->kind));
+        cJSON_AddStringToObject(o, "kind", model_decl_kind_name(d->kind));
         cJSON_AddStringToObject(o, "name", d->name);
         cJSON_AddStringToObject(o, "space", d->space ? d->space : "");
         cJSON_AddBoolToObject(o, "is_extern", d->is_extern);

@@ -8,15 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-#define CHECK(c)                                                             \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #c);                                                     \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static void test_strbuf(void)
 {
@@ -98,10 +90,5 @@ int main(void)
     test_arena_vec();
     test_sha256();
     test_files();
-    if (failures) {
-        fprintf(stderr, "test_core: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_core: all passed\n");
-    return 0;
+    return CHECK_REPORT("test_core");
 }

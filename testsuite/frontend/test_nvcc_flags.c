@@ -8,15 +8,7 @@
 
 #include "frontend.h"
 
-static int failures;
-#define CHECK(c)                                                             \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #c);                                                     \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static void expect(const char *const *in, int n, const char *want)
 {
@@ -82,10 +74,5 @@ int main(void)
         vec_free(&out);
         arena_free(&ar);
     }
-    if (failures) {
-        fprintf(stderr, "test_nvcc_flags: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_nvcc_flags: all passed\n");
-    return 0;
+    return CHECK_REPORT("test_nvcc_flags");
 }

@@ -7,15 +7,7 @@
 
 #include "rewrite.h"
 
-static int failures;
-#define CHECK(c)                                                             \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #c);                                                     \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static const char source[] =
     "// header\r\n"
@@ -97,10 +89,5 @@ int main(void)
     test_plain_splice();
     test_bad_edits();
     test_line_directives();
-    if (failures) {
-        fprintf(stderr, "test_splice: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_splice: all passed\n");
-    return 0;
+    return CHECK_REPORT("test_splice");
 }
