@@ -78,8 +78,9 @@ int driver_exec_nvcc(const char *nvcc, int argc, char **argv)
         args[i + 1] = argv[i];
     fflush(NULL);
     execv(nvcc, args);
-    log_error("cannot run %s: %s", nvcc, strerror(errno));
+    int saved = errno;
     free(args);
+    log_error("cannot run %s: %s", nvcc, strerror(saved));
     return 127;
 }
 
@@ -102,8 +103,13 @@ int cmd_wrap_nvcc(int argc, char **argv)
         argv++;
     } else if (driver_find_nvcc(&nvcc, &err) != 0) {
         log_error("%s", sb_str(&err));
+        sb_free(&nvcc);
+        sb_free(&err);
         return 127;
     }
+    sb_free(&err);
     log_verbose("no tuning applies: running %s unchanged", sb_str(&nvcc));
-    return driver_exec_nvcc(sb_str(&nvcc), argc, argv);
+    int rc = driver_exec_nvcc(sb_str(&nvcc), argc, argv);
+    sb_free(&nvcc);
+    return rc;
 }

@@ -102,6 +102,19 @@ static int report_diagnostics(CXTranslationUnit tu, int max_errors, strbuf *diag
     return errors;
 }
 
+static int tu_has_errors(CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        int bad = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        clang_disposeDiagnostic(d);
+        if (bad)
+            return 1;
+    }
+    return 0;
+}
+
 typedef struct walk_state {
     fe_context *cx;
     CXCursor function; /* innermost function or lambda */
@@ -216,8 +229,29 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
     CXTranslationUnit tu = NULL;
     unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
                      CXTranslationUnit_KeepGoing;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(
-        index, path, args, (int)nargs, NULL, 0, flags, &tu);
+    enum CXErrorCode rc = CXError_Failure;
+    const char *pch = fe_pch_for(index, args, nargs, &scratch);
+    if (pch) {
+        const char **with_pch = arena_alloc(&scratch, (nargs + 2) * sizeof *with_pch);
+        memcpy(with_pch, args, nargs * sizeof *args);
+        with_pch[nargs] = "-include-pch";
+        with_pch[nargs + 1] = pch;
+        rc = clang_parseTranslationUnit2(index, path, with_pch, (int)nargs + 2,
+                                         NULL, 0, flags, &tu);
+        /* a stale or unusable PCH (headers changed since): the parse
+         * without it is the one that counts, diagnostics included */
+        if (rc != CXError_Success || !tu || tu_has_errors(tu)) {
+            if (tu)
+                clang_disposeTranslationUnit(tu);
+            tu = NULL;
+            if (rc != CXError_Success)
+                fe_pch_discard(pch);
+            pch = NULL;
+        }
+    }
+    if (!pch)
+        rc = clang_parseTranslationUnit2(index, path, args, (int)nargs, NULL, 0,
+                                         flags, &tu);
     arena_free(&scratch);
     if (rc != CXError_Success || !tu) {
         sb_printf(diags, "%s: error: libclang could not parse it (error %d%s)\n",
