@@ -121,6 +121,7 @@ typedef struct tu_model {
     launch_vec launches;
     dependency_vec decls;
     source_file_vec files; /* every user file a range can point into */
+    src_range main_function_name; /* "main" in the main file, if defined */
     double parse_seconds;
 } tu_model;
 

@@ -140,6 +140,15 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
         return CXChildVisit_Continue;
     if (fe_is_kernel(c))
         fe_add_kernel(ws->cx, c);
+    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+        clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit) {
+        CXString name = clang_getCursorSpelling(c);
+        const char *n = clang_getCString(name);
+        if (n && strcmp(n, "main") == 0)
+            ws->cx->model->main_function_name =
+                fe_range_of(ws->cx, clang_Cursor_getSpellingNameRange(c, 0, 0));
+        clang_disposeString(name);
+    }
     if (k == CXCursor_CallExpr && fe_is_launch(c))
         fe_add_launch(ws->cx, c, ws->function);
     if (is_function_like(k)) {

@@ -1,0 +1,104 @@
+/*
+ * harness.h: the judge.  Captures real launches of the user's program,
+ * generates a standalone replay driver per kernel (original and variants
+ * side by side), builds it with nvcc, runs it in an isolated child process,
+ * and decides from the buffers the child dumps whether each variant is
+ * equal to the original, and how fast it is.
+ */
+#ifndef CL1CC_HARNESS_H
+#define CL1CC_HARNESS_H
+
+#include "core.h"
+
+/* ---- comparing output buffers (compare.c) ------------------------------- */
+
+typedef enum hn_dtype {
+    HN_BYTES, /* unknown element type: exact */
+    HN_I8, HN_U8, HN_I16, HN_U16, HN_I32, HN_U32, HN_I64, HN_U64,
+    HN_F16, HN_BF16, HN_F32, HN_F64
+} hn_dtype;
+
+typedef struct hn_tolerance {
+    double rtol, atol; /* |got - want| <= atol + rtol * |want|; used for
+                        * float dtypes only, NaN or negative counts as 0 */
+} hn_tolerance;
+
+/* Default tolerance for a dtype: exact for integers and bytes; float32
+ * rtol 1e-5, atol 1e-6; float64 rtol 1e-12, atol 1e-14; fp16/bf16 rtol and
+ * atol 1e-2. */
+hn_tolerance hn_default_tolerance(hn_dtype t);
+/* "bytes", "i8" ... "u64", "f16", "bf16", "f32", "f64"; "unknown" for a
+ * value outside the enum. */
+const char *hn_dtype_name(hn_dtype t);
+/* Takes the names above and the C/CUDA spellings (int32_t, float, double,
+ * half, __half, __nv_bfloat16, ...).  0 ok, -1 unknown. */
+int hn_dtype_parse(const char *name, hn_dtype *out);
+size_t hn_dtype_size(hn_dtype t); /* 0 for a value outside the enum */
+
+typedef struct hn_compare_result {
+    size_t elements;        /* of the longer buffer, a partial one included */
+    size_t mismatches;      /* beyond tolerance (NaN rules included) */
+    size_t first_mismatch;  /* element index, valid if mismatches > 0 */
+    /* over every element pair, passing ones too; +inf when a mismatch has
+     * no finite distance (NaN, inf, missing or partial element); the
+     * relative error is +inf where want is 0 and got is not */
+    double max_abs_error, max_rel_error;
+    size_t nan_in_want;     /* NaN in the reference: never a pass unless got is NaN at the same place */
+    int size_mismatch;      /* buffers of different byte lengths */
+} hn_compare_result;
+
+/* Compares got against want element by element.  Integers and bytes are
+ * exact whatever tol says.  Floats: NaN positions must be equal (a NaN in
+ * got where want has a number fails, and vice versa; NaN against NaN
+ * passes and is counted in nan_in_want); +inf and -inf must match exactly;
+ * -0.0 equals 0.0.  A trailing partial element is compared as bytes, and
+ * every element past the end of the shorter buffer is a mismatch, so
+ * size_mismatch implies mismatches > 0.  A dtype outside the enum compares
+ * as bytes.  The buffers need no alignment. */
+void hn_compare(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
+                const void *got, size_t got_len, hn_compare_result *res);
+
+/* ---- timing statistics (stats.c) ---------------------------------------- */
+
+typedef struct hn_timing {
+    size_t runs;
+    double median_ms, min_ms, max_ms;
+    double p25_ms, p75_ms; /* the spread: a difference inside it is noise */
+} hn_timing;
+
+/* Summarises samples (sorted in place).  Quartiles interpolate linearly
+ * between closest ranks (type 7, as R and NumPy).  NaN samples (failed
+ * measurements) are left out and not counted in runs; n == 0 gives all
+ * zeros. */
+void hn_timing_summarise(double *samples_ms, size_t n, hn_timing *out);
+/* Speedup of b over a (a.median / b.median) and whether it is beyond the
+ * noise: 1 when b's p75 is below a's p25, -1 when b's p25 is above a's
+ * p75 (slower), 0 inside the spread.  Never significant when either side
+ * has fewer than 2 runs; returns 0 (not significant) when either has no
+ * runs or a median that is not positive.  significant may be NULL. */
+double hn_speedup(const hn_timing *a, const hn_timing *b, int *significant);
+
+/* ---- capture: instrumented launch sites (instrument.c) ------------------- */
+
+#include "model.h"
+
+/* 1 when the harness can capture and replay launches of k; else 0 with a
+ * reason */
+int hn_kernel_capturable(const kernel *k, const char **why);
+/* Writes to out the main file of m with every capturable launch routed
+ * through cl1cc_capture::launch (runtime_header is the path of
+ * cl1cc_capture.cuh to #include); one line per launch left alone goes to
+ * report.  Returns how many launches were instrumented, -1 on error. */
+int hn_instrument(const tu_model *m, const char *runtime_header, strbuf *out,
+                  strbuf *report, strbuf *err);
+
+/* ---- replay drivers (replay_gen.c) -------------------------------------- */
+
+/* The source of a replay driver for kernel kernel_index of m: the whole TU
+ * with each variant (a definition of the same __global__ kernel) renamed
+ * cl1cc_variant_N right after the original, main renamed, and
+ * replay_header's main over the table {original, variant 0, ...}. */
+int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *variants,
+                     size_t n_variants, const char *replay_header, strbuf *out, strbuf *err);
+
+#endif

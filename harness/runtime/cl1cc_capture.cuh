@@ -1,0 +1,232 @@
+/*
+ * cl1cc_capture.cuh: compiled into the user's program by `cl1cc tune` (the
+ * instrumented launch sites include it).  For the first few launches of each
+ * kernel it saves the launch configuration, the argument bytes and, for every
+ * pointer argument, the whole device allocation it points into, before and
+ * after the launch, under $CL1CC_CAPTURE_DIR.  Without that variable set it
+ * does nothing but launch.
+ */
+#ifndef CL1CC_CAPTURE_CUH
+#define CL1CC_CAPTURE_CUH
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+namespace cl1cc_capture {
+
+enum { max_args = 64, max_kernels = 4096 };
+
+/* CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p),
+ * through dlopen so the user's link line needs nothing new */
+typedef int (*range_fn)(unsigned long long *, size_t *, unsigned long long);
+
+static inline range_fn address_range()
+{
+    static range_fn fn = 0;
+    static int tried = 0;
+    if (!tried) {
+        tried = 1;
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+        if (lib)
+            fn = (range_fn)dlsym(lib, "cuMemGetAddressRange_v2");
+    }
+    return fn;
+}
+
+static inline const char *capture_dir()
+{
+    const char *d = getenv("CL1CC_CAPTURE_DIR");
+    return d && *d ? d : 0;
+}
+
+static inline int capture_limit()
+{
+    const char *l = getenv("CL1CC_CAPTURE_LIMIT");
+    int n = l ? atoi(l) : 0;
+    return n > 0 ? n : 3;
+}
+
+static inline int *launch_counts()
+{
+    static int counts[max_kernels];
+    return counts;
+}
+
+static inline void fail(const char *what, const char *detail)
+{
+    fprintf(stderr, "cl1cc capture: %s: %s\n", what, detail);
+}
+
+static inline int write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fail(path, strerror(errno));
+        return -1;
+    }
+    int ok = fwrite(data, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        fail(path, "short write");
+    return ok ? 0 : -1;
+}
+
+struct launch {
+    const char *kernel;
+    int kernel_index;
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    const void *arg_ptr[max_args];
+    size_t arg_size[max_args];
+    int arg_is_pointer[max_args];
+    int nargs;
+    int active;
+    char dir[4096];
+    /* distinct allocations the pointer arguments point into */
+    unsigned long long alloc_base[max_args];
+    size_t alloc_size[max_args];
+    int nallocs;
+    int arg_alloc[max_args];
+    unsigned long long arg_offset[max_args];
+
+    launch(const char *name, int index, dim3 g, dim3 b, size_t s, cudaStream_t st)
+        : kernel(name), kernel_index(index), grid(g), block(b), shmem(s), stream(st),
+          nargs(0), active(0), nallocs(0)
+    {
+        const char *root = capture_dir();
+        if (!root || index < 0 || index >= max_kernels)
+            return;
+        int seq = launch_counts()[index]++;
+        if (seq >= capture_limit())
+            return;
+        snprintf(dir, sizeof dir, "%s/k%d", root, index);
+        mkdir(root, 0755);
+        mkdir(dir, 0755);
+        snprintf(dir, sizeof dir, "%s/k%d/%d", root, index, seq);
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+            fail(dir, strerror(errno));
+            return;
+        }
+        active = 1;
+    }
+
+    void arg(const void *p, size_t size, int is_pointer)
+    {
+        if (nargs >= max_args) {
+            active = 0;
+            return;
+        }
+        arg_ptr[nargs] = p;
+        arg_size[nargs] = size;
+        arg_is_pointer[nargs] = is_pointer;
+        arg_alloc[nargs] = -1;
+        arg_offset[nargs] = 0;
+        nargs++;
+    }
+
+    int save_allocs(const char *suffix)
+    {
+        for (int i = 0; i < nallocs; i++) {
+            void *host = malloc(alloc_size[i] ? alloc_size[i] : 1);
+            if (!host)
+                return -1;
+            cudaError_t e = cudaMemcpy(host, (void *)alloc_base[i], alloc_size[i],
+                                       cudaMemcpyDeviceToHost);
+            char path[4200];
+            snprintf(path, sizeof path, "%s/alloc%d.%s", dir, i, suffix);
+            int rc = e == cudaSuccess ? write_file(path, host, alloc_size[i]) : -1;
+            if (e != cudaSuccess)
+                fail("cudaMemcpy", cudaGetErrorString(e));
+            free(host);
+            if (rc)
+                return -1;
+        }
+        return 0;
+    }
+
+    void before()
+    {
+        if (!active)
+            return;
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) {
+            fail("cudaDeviceSynchronize", cudaGetErrorString(e));
+            active = 0;
+            return;
+        }
+        range_fn range = address_range();
+        for (int i = 0; i < nargs; i++) {
+            if (!arg_is_pointer[i] || arg_size[i] != sizeof(void *))
+                continue;
+            unsigned long long p = 0;
+            memcpy(&p, arg_ptr[i], sizeof p);
+            unsigned long long base = 0;
+            size_t size = 0;
+            if (!p || !range || range(&base, &size, p) != 0)
+                continue; /* null, host or unknown memory: recorded as a plain value */
+            int found = -1;
+            for (int a = 0; a < nallocs; a++)
+                if (alloc_base[a] == base)
+                    found = a;
+            if (found < 0) {
+                found = nallocs++;
+                alloc_base[found] = base;
+                alloc_size[found] = size;
+            }
+            arg_alloc[i] = found;
+            arg_offset[i] = p - base;
+        }
+        if (save_allocs("in") != 0)
+            active = 0;
+    }
+
+    void after()
+    {
+        if (!active)
+            return;
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) {
+            fail("the captured launch failed", cudaGetErrorString(e));
+            return; /* no meta file: the capture is incomplete and ignored */
+        }
+        if (save_allocs("out") != 0)
+            return;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/meta", dir);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fail(path, strerror(errno));
+            return;
+        }
+        fprintf(f, "cl1cc-capture 1\nkernel %s\nindex %d\n", kernel, kernel_index);
+        fprintf(f, "grid %u %u %u\nblock %u %u %u\nshmem %zu\n", grid.x, grid.y, grid.z,
+                block.x, block.y, block.z, shmem);
+        fprintf(f, "allocs %d\n", nallocs);
+        for (int a = 0; a < nallocs; a++)
+            fprintf(f, "alloc %d %zu\n", a, alloc_size[a]);
+        fprintf(f, "args %d\n", nargs);
+        for (int i = 0; i < nargs; i++) {
+            if (arg_alloc[i] >= 0) {
+                fprintf(f, "arg %d pointer %d %llu\n", i, arg_alloc[i], arg_offset[i]);
+                continue;
+            }
+            fprintf(f, "arg %d value %zu ", i, arg_size[i]);
+            const unsigned char *b = (const unsigned char *)arg_ptr[i];
+            for (size_t k = 0; k < arg_size[i]; k++)
+                fprintf(f, "%02x", b[k]);
+            fputc('\n', f);
+        }
+        fputs("end\n", f);
+        fclose(f);
+    }
+};
+
+} // namespace cl1cc_capture
+
+#endif
