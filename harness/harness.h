@@ -92,6 +92,34 @@ int hn_kernel_capturable(const kernel *k, const char **why);
 int hn_instrument(const tu_model *m, const char *runtime_header, strbuf *out,
                   strbuf *report, strbuf *err);
 
+/* ---- captured launches (capture_io.c) ---------------------------------- */
+
+enum { HN_MAX_ARGS = 64 };
+
+/* What the judge needs of one captured launch: which arguments point into
+ * which allocation, and the allocations' sizes.  The driver reads the rest
+ * (configuration, argument bytes) from the same meta file itself. */
+typedef struct hn_capture {
+    char dir[4096];
+    int nallocs;
+    size_t alloc_size[HN_MAX_ARGS];
+    int nargs;
+    int arg_alloc[HN_MAX_ARGS]; /* -1 for a value */
+} hn_capture;
+
+int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
+/* dir/allocN.suffix, exactly size bytes, into a heap buffer */
+int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
+                  unsigned char **out, strbuf *err);
+int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *data,
+                   size_t size, strbuf *err);
+/* Fresh inputs of the same shape: floating-point elements scaled and
+ * shifted by a reproducible random amount; integers left alone (they are
+ * often sizes and indices). */
+void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed);
+/* Fills a buffer so an element the kernel does not write cannot match. */
+void hn_poison(unsigned char *data, size_t size, int pattern);
+
 /* ---- replay drivers (replay_gen.c) -------------------------------------- */
 
 /* The source of a replay driver for kernel kernel_index of m: the whole TU

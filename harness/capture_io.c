@@ -1,0 +1,124 @@
+/*
+ * capture_io.c: reading a captured launch (the meta file written by
+ * runtime/cl1cc_capture.cuh and its allocation files), and the input sets
+ * the judge derives from it: poisoned outputs, perturbed inputs.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->dir, sizeof c->dir, "%s", dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/meta", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[16384];
+    int ended = 0;
+    while (fgets(line, sizeof line, f)) {
+        int i, a;
+        size_t n;
+        unsigned long long off;
+        if (sscanf(line, "alloc %d %zu", &a, &n) == 2 && a >= 0 && a < HN_MAX_ARGS) {
+            c->alloc_size[a] = n;
+            if (a + 1 > c->nallocs)
+                c->nallocs = a + 1;
+        } else if (sscanf(line, "arg %d pointer %d %llu", &i, &a, &off) == 3 && i >= 0 &&
+                   i < HN_MAX_ARGS && a >= 0 && a < HN_MAX_ARGS) {
+            c->arg_alloc[i] = a;
+            if (i + 1 > c->nargs)
+                c->nargs = i + 1;
+        } else if (sscanf(line, "arg %d value", &i) == 1 && i >= 0 && i < HN_MAX_ARGS) {
+            c->arg_alloc[i] = -1;
+            if (i + 1 > c->nargs)
+                c->nargs = i + 1;
+        } else if (strncmp(line, "end", 3) == 0) {
+            ended = 1;
+        }
+    }
+    fclose(f);
+    if (!ended) {
+        sb_printf(err, "%s: incomplete capture", path);
+        return -1;
+    }
+    return 0;
+}
+
+int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
+                  unsigned char **out, strbuf *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/alloc%d.%s", dir, alloc, suffix);
+    char *data;
+    size_t len;
+    if (file_read_all(path, 0, &data, &len) != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (len != size) {
+        sb_printf(err, "%s: %zu bytes, the capture says %zu", path, len, size);
+        free(data);
+        return -1;
+    }
+    *out = (unsigned char *)data;
+    return 0;
+}
+
+int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *data,
+                   size_t size, strbuf *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/alloc%d.%s", dir, alloc, suffix);
+    if (file_write_atomic(path, data, size) != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* xorshift64*: reproducible perturbations from a seed */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+    if (t == HN_F32) {
+        for (size_t i = 0; i + 4 <= size; i += 4) {
+            float v;
+            memcpy(&v, data + i, 4);
+            double u = (double)(next_random(&s) >> 11) / 9007199254740992.0; /* [0,1) */
+            v = (float)(v * (0.75 + 0.5 * u) + (u - 0.5) * 0.125);
+            memcpy(data + i, &v, 4);
+        }
+    } else if (t == HN_F64) {
+        for (size_t i = 0; i + 8 <= size; i += 8) {
+            double v;
+            memcpy(&v, data + i, 8);
+            double u = (double)(next_random(&s) >> 11) / 9007199254740992.0;
+            v = v * (0.75 + 0.5 * u) + (u - 0.5) * 0.125;
+            memcpy(data + i, &v, 8);
+        }
+    }
+    /* integers are left alone: they are often sizes and indices */
+}
+
+void hn_poison(unsigned char *data, size_t size, int pattern)
+{
+    /* 0xff..: NaN as float and double, -1 as an integer */
+    memset(data, pattern ? 0xff : 0x7f, size);
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# generate_compile.sh HN_TOOL SHARE FIXTURES: the instrumented TUs and the
+# replay drivers the harness generates compile with nvcc (no GPU needed),
+# keep the user's line numbers, and leave launches made by macros alone.
+set -u
+tool=$1 share=$2 fx=$3
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+for name in single multi_shared_device namespaces uses_header lambdas macros; do
+    if ! "$tool" instrument "$fx/$name.cu" "$share/runtime/cl1cc_capture.cuh" >"$work/$name.cu" 2>"$work/$name.report"; then
+        echo "FAIL: instrument $name: $(cat "$work/$name.report")"; fail=1; continue
+    fi
+    if ! nvcc -arch=sm_90 -c "$work/$name.cu" -I"$fx" -o "$work/$name.o" 2>"$work/$name.err"; then
+        echo "FAIL: instrumented $name does not compile:"; head -5 "$work/$name.err"; fail=1; continue
+    fi
+    echo "ok: instrumented $name compiles ($(grep -c 'cl1cc capture of launch' "$work/$name.cu") launches)"
+done
+# launches by macros are reported and left as they were
+if grep -q "fill_zero.*not captured: the launch is written by a macro" "$work/macros.report" &&
+   ! grep -q "LAUNCH(fill_zero, p)" "$work/macros.cu" >/dev/null 2>&1; then
+    echo "FAIL: a macro-made launch was rewritten"; fail=1
+elif grep -q "not captured: the launch is written by a macro" "$work/macros.report"; then
+    echo "ok: macro-made launches left alone"
+else
+    echo "FAIL: no report of the macro-made launches: $(cat "$work/macros.report")"; fail=1
+fi
+# line numbers: a warning after an instrumented launch still names line 19
+sed 's/^    printf("done\\n");/    int unused_after_launch = 0;/' "$fx/single.cu" >"$work/lines.cu"
+if ! "$tool" instrument "$work/lines.cu" "$share/runtime/cl1cc_capture.cuh" >"$work/lines_inst.cu" 2>"$work/lines.err" ||
+   ! nvcc -arch=sm_90 -c "$work/lines_inst.cu" -o "$work/lines.o" 2>"$work/lines.err"; then
+    echo "FAIL: the copy with a warning did not build:"; head -3 "$work/lines.err"; fail=1
+elif grep -q "lines.cu(19): warning" "$work/lines.err"; then
+    echo "ok: diagnostics keep the user's file and line"
+else
+    echo "FAIL: diagnostics lost the line:"; cat "$work/lines.err"; fail=1
+fi
+# a replay driver with one variant builds and links
+if "$tool" replay "$fx/single.cu" saxpy "$share/runtime/cl1cc_replay.cuh" "$here/variants/saxpy_reordered.cu" >"$work/driver.cu" 2>"$work/driver.err" &&
+   nvcc -arch=sm_90 "$work/driver.cu" -I"$fx" -o "$work/driver" 2>>"$work/driver.err"; then
+    echo "ok: replay driver for saxpy builds"
+else
+    echo "FAIL: replay driver:"; head -5 "$work/driver.err"; fail=1
+fi
+# a variant without the kernel is refused
+printf '__device__ int nothing() { return 0; }\n' >"$work/bad_variant.cu"
+if "$tool" replay "$fx/single.cu" saxpy "$share/runtime/cl1cc_replay.cuh" "$work/bad_variant.cu" >/dev/null 2>&1; then
+    echo "FAIL: a variant with no kernel was accepted"; fail=1
+else
+    echo "ok: a variant with no kernel is refused"
+fi
+exit $fail
