@@ -122,3 +122,13 @@ void hn_poison(unsigned char *data, size_t size, int pattern)
     /* 0xff..: NaN as float and double, -1 as an integer */
     memset(data, pattern ? 0xff : 0x7f, size);
 }
+
+const char *hn_capture_tag(const char *path, arena *a)
+{
+    char resolved[4096];
+    const char *abs = realpath(path, resolved) ? resolved : path;
+    char hex[65];
+    sha256_hex(abs, strlen(abs), hex);
+    const char *slash = strrchr(abs, '/');
+    return arena_printf(a, "%s-%.8s", slash ? slash + 1 : abs, hex);
+}

@@ -87,10 +87,15 @@ double hn_speedup(const hn_timing *a, const hn_timing *b, int *significant);
 int hn_kernel_capturable(const kernel *k, const char **why);
 /* Writes to out the main file of m with every capturable launch routed
  * through cl1cc_capture::launch (runtime_header is the path of
- * cl1cc_capture.cuh to #include); one line per launch left alone goes to
- * report.  Returns how many launches were instrumented, -1 on error. */
-int hn_instrument(const tu_model *m, const char *runtime_header, strbuf *out,
-                  strbuf *report, strbuf *err);
+ * cl1cc_capture.cuh to #include); captures go to $CL1CC_CAPTURE_DIR/tag/
+ * kN/SEQ for kernel N of m.  One line per launch left alone goes to report.
+ * Returns how many launches were instrumented, -1 on error. */
+int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
+                  strbuf *out, strbuf *report, strbuf *err);
+
+/* The capture folder name of a source file: its base name and a short hash
+ * of its absolute path ("2mm.cu-1a2b3c4d"). */
+const char *hn_capture_tag(const char *path, arena *a);
 
 /* ---- captured launches (capture_io.c) ---------------------------------- */
 
@@ -128,5 +133,59 @@ void hn_poison(unsigned char *data, size_t size, int pattern);
  * replay_header's main over the table {original, variant 0, ...}. */
 int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *variants,
                      size_t n_variants, const char *replay_header, strbuf *out, strbuf *err);
+
+/* ---- the judge (judge.c) ------------------------------------------------ */
+
+enum { HN_MAX_VARIANTS = 64 };
+
+typedef struct hn_judge_options {
+    const char *file;   /* the user's TU */
+    const char *kernel; /* qualified or plain name */
+    const char *const *captures; /* folders with meta + allocN.in/.out */
+    size_t n_captures;
+    const char *const *variant_sources; /* definitions of the same kernel */
+    const char *const *variant_labels;  /* may be NULL */
+    size_t n_variants;
+    const char *const *clang_flags;     /* for parsing the TU */
+    size_t n_clang_flags;
+    const char *const *nvcc_flags;      /* for building the driver */
+    size_t n_nvcc_flags;
+    hn_dtype param_dtypes[HN_MAX_ARGS]; /* pointee type of each parameter */
+    size_t n_param_dtypes;
+    const char *nvcc;
+    const char *share_dir; /* holds runtime/cl1cc_replay.cuh */
+    const char *work_dir;
+    const char *arch;      /* to build for when there is no GPU; else the GPU's */
+    double rtol;           /* 0: per-dtype default */
+    int seeds;             /* perturbed input sets besides the captured one */
+    int rounds;            /* alternating timing rounds */
+    int timed_runs;        /* timed launches per round */
+    double timeout_s;      /* per run of the driver */
+} hn_judge_options;
+
+typedef struct hn_variant_verdict {
+    const char *label;
+    char verdict[16]; /* pass, wrong, build_error, crash, timeout, not_run */
+    char detail[1024];
+    hn_timing timing;
+    double speedup;
+    int significant;  /* see hn_speedup */
+} hn_variant_verdict;
+
+typedef struct hn_judge_result {
+    char arch[16];
+    char gpu_name[128];
+    int ran_on_gpu;
+    hn_timing original;
+    hn_variant_verdict variants[HN_MAX_VARIANTS];
+    size_t n_variants;
+    double build_seconds, total_seconds;
+} hn_judge_result;
+
+/* "sm_90" and the GPU's name from nvidia-smi; 0 when there is no GPU */
+int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len);
+/* 0 when the judgement ran (each variant has its verdict), -1 when it
+ * could not (the TU, the driver or the original kernel failed: err says) */
+int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err);
 
 #endif

@@ -33,7 +33,8 @@ int hn_kernel_capturable(const kernel *k, const char **why)
     return 1;
 }
 
-static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, size_t index)
+static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, size_t index,
+                       const char *tag)
 {
     const kernel *k = &m->kernels.items[l->kernel_index];
     sb_puts(out, "([&]() { ");
@@ -42,8 +43,8 @@ static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, siz
     sb_printf(out, "cudaStream_t cl1_stream = (%s); ", l->stream.range.present ? l->stream.text : "0");
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "%s cl1_a%zu = (%s); ", k->params.items[i].type, i, l->args.items[i].text);
-    sb_printf(out, "cl1cc_capture::launch cl1_l(\"%s\", %ld, cl1_grid, cl1_block, cl1_shmem, cl1_stream); ",
-              k->qualified_name, l->kernel_index);
+    sb_printf(out, "cl1cc_capture::launch cl1_l(\"%s\", \"%s\", %ld, cl1_grid, cl1_block, cl1_shmem, cl1_stream); ",
+              tag, k->qualified_name, l->kernel_index);
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "cl1_l.arg((const void *)&cl1_a%zu, sizeof cl1_a%zu, %d); ", i, i,
                   k->params.items[i].is_pointer);
@@ -54,8 +55,8 @@ static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, siz
     sb_printf(out, "); cl1_l.after(); }() /* cl1cc capture of launch %zu */)", index);
 }
 
-int hn_instrument(const tu_model *m, const char *runtime_header, strbuf *out,
-                  strbuf *report, strbuf *err)
+int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
+                  strbuf *out, strbuf *report, strbuf *err)
 {
     const source_file *sf = model_file(m, m->main_file);
     if (!sf) {
@@ -86,7 +87,7 @@ int hn_instrument(const tu_model *m, const char *runtime_header, strbuf *out,
         }
         strbuf text;
         sb_init(&text);
-        put_launch(&text, m, l, i);
+        put_launch(&text, m, l, i, tag);
         rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text))};
         sb_free(&text);
         vec_push(&edits, e);

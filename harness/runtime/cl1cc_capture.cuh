@@ -95,7 +95,9 @@ struct launch {
     int arg_alloc[max_args];
     unsigned long long arg_offset[max_args];
 
-    launch(const char *name, int index, dim3 g, dim3 b, size_t s, cudaStream_t st)
+    /* tag: the TU's folder under the capture root, one per source file */
+    launch(const char *tag, const char *name, int index, dim3 g, dim3 b, size_t s,
+           cudaStream_t st)
         : kernel(name), kernel_index(index), grid(g), block(b), shmem(s), stream(st),
           nargs(0), active(0), nallocs(0)
     {
@@ -105,10 +107,12 @@ struct launch {
         int seq = launch_counts()[index]++;
         if (seq >= capture_limit())
             return;
-        snprintf(dir, sizeof dir, "%s/k%d", root, index);
         mkdir(root, 0755);
+        snprintf(dir, sizeof dir, "%s/%s", root, tag);
         mkdir(dir, 0755);
-        snprintf(dir, sizeof dir, "%s/k%d/%d", root, index, seq);
+        snprintf(dir, sizeof dir, "%s/%s/k%d", root, tag, index);
+        mkdir(dir, 0755);
+        snprintf(dir, sizeof dir, "%s/%s/k%d/%d", root, tag, index, seq);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
             fail(dir, strerror(errno));
             return;

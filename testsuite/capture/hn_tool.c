@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     int rc = 1;
     if (strcmp(argv[1], "instrument") == 0) {
         if (parse(argv[2], argc - 4, argv + 4, &m) == 0 &&
-            hn_instrument(&m, argv[3], &out, &report, &err) >= 0)
+            hn_instrument(&m, argv[3], "test", &out, &report, &err) >= 0)
             rc = 0;
     } else if (strcmp(argv[1], "replay") == 0 && argc >= 5) {
         int dash = argc;

@@ -1,0 +1,7 @@
+__global__ void scale_clamp(float *out, float *in, float factor, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    while (i >= 0)
+        if (i < n)
+            out[i] = clamp01(in[i] * factor);
+}
