@@ -1,0 +1,449 @@
+/*
+ * test_proc.c: proc_run's statuses, timeouts, group kills, capture, limits
+ * and fd hygiene, and tempfiles removal at exit and on SIGTERM.  One program,
+ * one ctest per case (argv[1]); it runs itself as the helper child.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tempfiles.h"
+
+#include "check.h"
+
+static const char *self_path = "/proc/self/exe";
+
+static int path_exists(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* the pid is gone or a zombie waiting for init */
+static int pid_dead(long pid)
+{
+    for (int i = 0; i < 200; i++) {
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            return 1;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        char *text = NULL;
+        size_t len = 0;
+        if (file_read_all(path, 0, &text, &len) == 0) {
+            const char *close_paren = strrchr(text, ')');
+            int zombie = close_paren && (close_paren[2] == 'Z' || close_paren[2] == 'X');
+            free(text);
+            if (zombie)
+                return 1;
+        }
+        sleep_ms(10);
+    }
+    return 0;
+}
+
+static void test_exit_codes(void)
+{
+    proc_result r;
+    const char *a[] = {"sh", "-c", "exit 3", NULL};
+    CHECK(proc_run(a, NULL, &r) == 0);
+    CHECK(r.exited && r.exit_code == 3 && !r.signaled && !r.timed_out && !r.spawn_failed);
+    CHECK(proc_shell_status(&r) == 3);
+    proc_result_free(&r);
+    const char *t[] = {"true", NULL};
+    CHECK(proc_run(t, NULL, &r) == 0);
+    CHECK(r.exited && r.exit_code == 0 && proc_shell_status(&r) == 0);
+    proc_result_free(&r);
+    const char *f[] = {"/bin/false", NULL};
+    CHECK(proc_run(f, NULL, &r) == 0 && r.exited && r.exit_code == 1);
+    proc_result_free(&r);
+}
+
+static void test_signal(void)
+{
+    proc_result r;
+    const char *a[] = {"sh", "-c", "kill -SEGV $$", NULL};
+    CHECK(proc_run(a, NULL, &r) == 0);
+    CHECK(r.signaled && r.signal == SIGSEGV && !r.exited);
+    CHECK(proc_shell_status(&r) == 139);
+    proc_result_free(&r);
+}
+
+static void test_timeout(void)
+{
+    proc_result r;
+    proc_options o = {0};
+    o.limits.wall_seconds = 0.3;
+    const char *a[] = {"sleep", "100", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.timed_out && r.signaled && r.signal == SIGTERM);
+    CHECK(r.wall_seconds >= 0.29 && r.wall_seconds < 2.0);
+    CHECK(proc_shell_status(&r) == 124);
+    proc_result_free(&r);
+    /* a child that ends in time is not marked */
+    o.limits.wall_seconds = 5;
+    const char *q[] = {"sleep", "0.05", NULL};
+    CHECK(proc_run(q, &o, &r) == 0 && !r.timed_out && r.exited && r.exit_code == 0);
+    CHECK(r.wall_seconds < 2.0);
+    proc_result_free(&r);
+}
+
+static void test_term_ignored(void)
+{
+    proc_result r;
+    proc_options o = {0};
+    o.limits.wall_seconds = 0.2;
+    o.limits.grace_seconds = 0.3;
+    const char *a[] = {"sh", "-c", "trap '' TERM; exec sleep 100", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.timed_out && r.signaled && r.signal == SIGKILL);
+    CHECK(r.wall_seconds >= 0.49 && r.wall_seconds < 3.0);
+    CHECK(proc_shell_status(&r) == 124);
+    proc_result_free(&r);
+}
+
+static void test_group(void)
+{
+    proc_result r;
+    proc_options o = {0};
+    o.new_process_group = 1;
+    o.capture_stdout = 1;
+    o.limits.wall_seconds = 0.4;
+    const char *a[] = {"sh", "-c", "sleep 100 & echo $!; wait", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.timed_out && r.signaled);
+    long pid = strtol(sb_str(&r.out), NULL, 10);
+    CHECK(pid > 1);
+    if (pid > 1)
+        CHECK(pid_dead(pid));
+    proc_result_free(&r);
+    /* the child exits by itself, leaving a grandchild that holds stdout:
+     * it is killed at the end, and proc_run does not wait for it */
+    o.limits.wall_seconds = 0;
+    const char *b[] = {"sh", "-c", "sleep 100 & echo $!", NULL};
+    CHECK(proc_run(b, &o, &r) == 0);
+    CHECK(r.exited && r.exit_code == 0 && !r.timed_out && r.wall_seconds < 3.0);
+    pid = strtol(sb_str(&r.out), NULL, 10);
+    CHECK(pid > 1);
+    if (pid > 1)
+        CHECK(pid_dead(pid));
+    proc_result_free(&r);
+}
+
+static void test_big_output(void)
+{
+    proc_result r;
+    proc_options o = {0};
+    o.capture_stdout = o.capture_stderr = 1;
+    o.limits.wall_seconds = 20;
+    const char *both[] = {"sh", "-c",
+                          "head -c 5000000 /dev/zero >&2 & head -c 6000000 /dev/zero; wait", NULL};
+    CHECK(proc_run(both, &o, &r) == 0);
+    CHECK(r.exited && r.exit_code == 0 && !r.timed_out);
+    CHECK(r.out.len == 6000000 && r.err.len == 5000000);
+    CHECK(!r.out_truncated && !r.err_truncated);
+    proc_result_free(&r);
+    /* stderr filled first: a reader that blocks on stdout would deadlock */
+    const char *seq[] = {"sh", "-c",
+                         "head -c 4000000 /dev/zero >&2; head -c 3000000 /dev/zero", NULL};
+    CHECK(proc_run(seq, &o, &r) == 0);
+    CHECK(r.exited && r.exit_code == 0 && !r.timed_out);
+    CHECK(r.out.len == 3000000 && r.err.len == 4000000);
+    proc_result_free(&r);
+}
+
+static void test_capture_cap(void)
+{
+    proc_result r;
+    proc_options o = {0};
+    o.capture_stdout = o.capture_stderr = 1;
+    o.capture_cap = 1000;
+    const char *a[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; echo short >&2", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.exited && r.exit_code == 0); /* read and dropped: no SIGPIPE */
+    CHECK(r.out.len == 1000 && r.out_truncated);
+    CHECK(r.out.data && r.out.data[0] == 'x' && r.out.data[999] == 'x' && r.out.data[1000] == '\0');
+    CHECK(!r.err_truncated && strcmp(sb_str(&r.err), "short\n") == 0);
+    proc_result_free(&r);
+}
+
+static void test_missing(void)
+{
+    proc_result r;
+    const char *a[] = {"cl1cc-no-such-program-xyz", NULL};
+    CHECK(proc_run(a, NULL, &r) == -1);
+    CHECK(r.spawn_failed && r.spawn_errno == ENOENT && proc_shell_status(&r) == 127);
+    proc_result_free(&r);
+    const char *b[] = {"/nonexistent/prog", NULL};
+    CHECK(proc_run(b, NULL, &r) == -1 && r.spawn_failed && r.spawn_errno == ENOENT);
+    proc_result_free(&r);
+    proc_options o = {0};
+    o.cwd = "/nonexistent-dir-cl1cc";
+    const char *t[] = {"true", NULL};
+    CHECK(proc_run(t, &o, &r) == -1 && r.spawn_failed && r.spawn_errno == ENOENT);
+    proc_result_free(&r);
+    const char *none[] = {NULL};
+    CHECK(proc_run(none, NULL, &r) == -1 && r.spawn_failed);
+    proc_result_free(&r);
+}
+
+static void test_env(void)
+{
+    CHECK(setenv("CL1CC_TEST_GONE", "yes", 1) == 0);
+    CHECK(setenv("CL1CC_TEST_KEPT", "kept", 1) == 0);
+    const char *set[] = {"CL1CC_TEST_NEW=a=b c", "CL1CC_TEST_KEPT=changed", NULL};
+    const char *unset[] = {"CL1CC_TEST_GONE", NULL};
+    proc_options o = {0};
+    o.env_set = set;
+    o.env_unset = unset;
+    o.capture_stdout = 1;
+    proc_result r;
+    const char *a[] = {"/usr/bin/env", NULL};
+    CHECK(proc_run(a, &o, &r) == 0 && r.exited && r.exit_code == 0);
+    const char *out = sb_str(&r.out);
+    CHECK(strstr(out, "CL1CC_TEST_NEW=a=b c\n") != NULL);
+    CHECK(strstr(out, "CL1CC_TEST_KEPT=changed\n") != NULL);
+    CHECK(strstr(out, "CL1CC_TEST_GONE") == NULL);
+    CHECK(strstr(out, "PATH=") != NULL); /* the rest is inherited */
+    proc_result_free(&r);
+    /* the parent's environment is untouched */
+    CHECK(getenv("CL1CC_TEST_GONE") && strcmp(getenv("CL1CC_TEST_KEPT"), "kept") == 0);
+    CHECK(getenv("CL1CC_TEST_NEW") == NULL);
+}
+
+static void test_cwd_stdin(void)
+{
+    strbuf dir;
+    sb_init(&dir);
+    CHECK(tempfiles_make_dir("cl1cc-proc-", &dir) == 0);
+    char *real = realpath(sb_str(&dir), NULL);
+    CHECK(real != NULL);
+    proc_options o = {0};
+    o.cwd = sb_str(&dir);
+    o.capture_stdout = 1;
+    proc_result r;
+    const char *a[] = {"/bin/pwd", "-P", NULL};
+    CHECK(proc_run(a, &o, &r) == 0 && r.exited && r.exit_code == 0);
+    strbuf want;
+    sb_init(&want);
+    sb_printf(&want, "%s\n", real ? real : "?");
+    CHECK(strcmp(sb_str(&r.out), sb_str(&want)) == 0);
+    proc_result_free(&r);
+    o.cwd = NULL;
+    o.stdin_path = "/dev/null";
+    const char *c[] = {"cat", NULL};
+    CHECK(proc_run(c, &o, &r) == 0 && r.exited && r.exit_code == 0 && r.out.len == 0);
+    proc_result_free(&r);
+    free(real);
+    sb_free(&want);
+    tempfiles_cleanup();
+    CHECK(!path_exists(sb_str(&dir)));
+    sb_free(&dir);
+}
+
+static void test_limits(void)
+{
+    strbuf dir;
+    sb_init(&dir);
+    CHECK(tempfiles_make_dir("cl1cc-proc-", &dir) == 0);
+    proc_options o = {0};
+    o.cwd = sb_str(&dir);
+    o.limits.file_size_bytes = 100000;
+    o.limits.no_core = 1;
+    o.limits.wall_seconds = 10;
+    proc_result r;
+    const char *a[] = {"sh", "-c", "exec head -c 10000000 /dev/zero > big", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.signaled && r.signal == SIGXFSZ && !r.timed_out);
+    strbuf big;
+    sb_init(&big);
+    sb_printf(&big, "%s/big", sb_str(&dir));
+    struct stat st;
+    CHECK(stat(sb_str(&big), &st) == 0 && st.st_size == 100000);
+    proc_result_free(&r);
+    /* RLIMIT_CPU: a busy loop gets SIGXCPU after one second of CPU */
+    proc_options c = {0};
+    c.limits.cpu_seconds = 1;
+    c.limits.wall_seconds = 10;
+    const char *spin[] = {"sh", "-c", "while :; do :; done", NULL};
+    CHECK(proc_run(spin, &c, &r) == 0);
+    CHECK(r.signaled && (r.signal == SIGXCPU || r.signal == SIGKILL) && !r.timed_out);
+    proc_result_free(&r);
+    /* RLIMIT_NOFILE and RLIMIT_CORE as the child sees them */
+    proc_options n = {0};
+    n.limits.open_files = 17;
+    n.limits.no_core = 1;
+    n.capture_stdout = 1;
+    const char *ul[] = {"sh", "-c", "ulimit -n; ulimit -c", NULL};
+    CHECK(proc_run(ul, &n, &r) == 0 && r.exited && r.exit_code == 0);
+    CHECK(strcmp(sb_str(&r.out), "17\n0\n") == 0);
+    proc_result_free(&r);
+    sb_free(&big);
+    tempfiles_cleanup();
+    CHECK(!path_exists(sb_str(&dir)));
+    sb_free(&dir);
+}
+
+static void test_fd_leak(void)
+{
+    int a = open("/dev/null", O_RDONLY); /* deliberately without O_CLOEXEC */
+    CHECK(a >= 0);
+    CHECK(dup2(a, 50) == 50 && dup2(a, 51) == 51);
+    proc_options o = {0};
+    o.capture_stdout = 1;
+    o.capture_stderr = 1;
+    proc_result r;
+    const char *ls[] = {"ls", "/proc/self/fd", NULL};
+    CHECK(proc_run(ls, &o, &r) == 0 && r.exited && r.exit_code == 0);
+    /* 0 1 2, and the one ls reads the directory through */
+    CHECK(strcmp(sb_str(&r.out), "0\n1\n2\n3\n") == 0);
+    if (strcmp(sb_str(&r.out), "0\n1\n2\n3\n") != 0)
+        fprintf(stderr, "child fds:\n%s", sb_str(&r.out));
+    proc_result_free(&r);
+    close(a);
+    close(50);
+    close(51);
+}
+
+/* ---- tempfiles ----------------------------------------------------------- */
+
+static void fill_dir(const char *dir)
+{
+    strbuf p;
+    sb_init(&p);
+    sb_printf(&p, "%s/a/b/c", dir);
+    CHECK(dir_create_all(sb_str(&p), 0700) == 0);
+    const char *files[] = {"f1", "a/f2", "a/b/f3", "a/b/c/f4", ".hidden"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        sb_clear(&p);
+        sb_printf(&p, "%s/%s", dir, files[i]);
+        CHECK(file_write_atomic(sb_str(&p), "x", 1) == 0);
+    }
+    sb_clear(&p);
+    sb_printf(&p, "%s/a/link", dir);
+    CHECK(symlink("/tmp", sb_str(&p)) == 0); /* removed, never followed */
+    sb_free(&p);
+}
+
+/* helper child: registers a filled directory, prints it, then exits or waits */
+static int helper_tempdir(int wait_for_signal)
+{
+    tempfiles_install_handlers();
+    tempfiles_install_handlers(); /* idempotent */
+    strbuf dir;
+    sb_init(&dir);
+    if (tempfiles_make_dir("cl1cc-proc-helper-", &dir) != 0)
+        return 2;
+    fill_dir(sb_str(&dir));
+    printf("%s\n", sb_str(&dir));
+    fflush(stdout);
+    sb_free(&dir);
+    if (wait_for_signal)
+        for (;;)
+            pause();
+    return failures ? 3 : 0;
+}
+
+static void strip_newline(strbuf *sb)
+{
+    while (sb->len && sb->data[sb->len - 1] == '\n')
+        sb->data[--sb->len] = '\0';
+}
+
+static void test_tempfiles_exit(void)
+{
+    /* in process: cleanup removes files and trees, unregister keeps them */
+    strbuf d1, d2;
+    sb_init(&d1);
+    sb_init(&d2);
+    CHECK(tempfiles_make_dir("cl1cc-proc-", &d1) == 0);
+    CHECK(tempfiles_make_dir("cl1cc-proc-", &d2) == 0);
+    fill_dir(sb_str(&d1));
+    strbuf file;
+    sb_init(&file);
+    sb_printf(&file, "%s/kept-file", sb_str(&d2));
+    CHECK(file_write_atomic(sb_str(&file), "y", 1) == 0);
+    tempfiles_unregister(sb_str(&d2));
+    CHECK(tempfiles_register(sb_str(&file)) == 0);
+    CHECK(tempfiles_register("") == -1);
+    tempfiles_cleanup();
+    CHECK(!path_exists(sb_str(&d1)));
+    CHECK(path_exists(sb_str(&d2)) && !path_exists(sb_str(&file)));
+    CHECK(rmdir(sb_str(&d2)) == 0);
+    tempfiles_cleanup(); /* nothing left: harmless */
+
+    /* a helper that registers and exits normally */
+    proc_options o = {0};
+    o.capture_stdout = 1;
+    o.limits.wall_seconds = 20;
+    proc_result r;
+    const char *a[] = {self_path, "helper-exit", NULL};
+    CHECK(proc_run(a, &o, &r) == 0 && r.exited && r.exit_code == 0);
+    strip_newline(&r.out);
+    CHECK(strstr(sb_str(&r.out), "cl1cc-proc-helper-") != NULL);
+    CHECK(r.out.len > 0 && !path_exists(sb_str(&r.out)));
+    proc_result_free(&r);
+    sb_free(&d1);
+    sb_free(&d2);
+    sb_free(&file);
+}
+
+static void test_tempfiles_signal(void)
+{
+    proc_options o = {0};
+    o.capture_stdout = 1;
+    o.limits.wall_seconds = 1.0; /* proc_run's SIGTERM stops the helper */
+    o.limits.grace_seconds = 5;
+    proc_result r;
+    const char *a[] = {self_path, "helper-wait", NULL};
+    CHECK(proc_run(a, &o, &r) == 0);
+    CHECK(r.timed_out && r.signaled && r.signal == SIGTERM); /* re-raised */
+    CHECK(r.wall_seconds < 4.0);
+    strip_newline(&r.out);
+    CHECK(strstr(sb_str(&r.out), "cl1cc-proc-helper-") != NULL);
+    CHECK(r.out.len > 0 && !path_exists(sb_str(&r.out)));
+    proc_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } cases[] = {
+        {"exit", test_exit_codes},       {"signal", test_signal},
+        {"timeout", test_timeout},       {"term_ignored", test_term_ignored},
+        {"group", test_group},           {"big_output", test_big_output},
+        {"capture_cap", test_capture_cap}, {"missing", test_missing},
+        {"env", test_env},               {"cwd_stdin", test_cwd_stdin},
+        {"limits", test_limits},         {"fd_leak", test_fd_leak},
+        {"tempfiles_exit", test_tempfiles_exit}, {"tempfiles_signal", test_tempfiles_signal},
+    };
+    if (argc == 2 && strcmp(argv[1], "helper-exit") == 0)
+        return helper_tempdir(0);
+    if (argc == 2 && strcmp(argv[1], "helper-wait") == 0)
+        return helper_tempdir(1);
+    int ran = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
+            cases[i].run();
+            ran++;
+        }
+    }
+    if (!ran) {
+        fprintf(stderr, "test_proc: no case %s\n", argc > 1 ? argv[1] : "");
+        return 2;
+    }
+    return CHECK_REPORT(argc > 1 ? argv[1] : "test_proc");
+}
