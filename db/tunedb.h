@@ -30,10 +30,11 @@ typedef enum { TUNEDB_READONLY, TUNEDB_READWRITE } tunedb_mode;
 /* Opens the database at path.  Returns 0 and *out; or 1 and *out = NULL for
  * READONLY when there is no database yet (the file is missing or empty, or
  * path is NULL): not an error, nothing is written to err; or -1 with a
- * message naming the file in err (not a SQLite file, corrupt, written by a
- * newer cl1cc, not writable, CL1CC_DB_BUSY_MS malformed...).
+ * message naming the file in err (not an SQLite file, truncated or corrupt,
+ * another program's database, written by a newer cl1cc, not writable...).
  * READWRITE creates the folders, the file and the schema.  Every connection
- * waits up to 5 s (CL1CC_DB_BUSY_MS) for another process's lock. */
+ * waits up to 5 s for another process's lock: CL1CC_DB_BUSY_MS sets how
+ * long (a malformed value is warned about and the 5 s kept). */
 int tunedb_open(const char *path, tunedb_mode mode, tunedb **out, strbuf *err);
 /* NULL is fine. */
 void tunedb_close(tunedb *db);
