@@ -14,6 +14,7 @@
 #include "driver.h"
 #include "frontend.h"
 #include "model.h"
+#include "wrapper.h"
 
 static void usage(void)
 {
@@ -236,8 +237,21 @@ int cmd_inspect(int argc, char **argv)
     for (int i = nvcc_from; i < argc; i++)
         vec_push(&nvcc_args, argv[i]);
 
+    nvcc_cmdline cl;
+    strbuf err;
+    sb_init(&err);
+    if (nvcc_cmdline_parse((int)nvcc_args.len, nvcc_args.items, &cl, &err) != 0) {
+        log_error("inspect: %s", sb_str(&err));
+        sb_free(&err);
+        nvcc_cmdline_free(&cl);
+        vec_free(&nvcc_args);
+        arena_free(&a);
+        return 2;
+    }
+    sb_free(&err);
     cstr_vec flags = {0};
-    fe_flags_from_nvcc((int)nvcc_args.len, nvcc_args.items, &a, &flags);
+    for (size_t i = 0; i < cl.frontend_flags.len; i++)
+        vec_push(&flags, cl.frontend_flags.items[i]);
     if (compdb_dir)
         absolutize_flags(&flags, compdb_dir, &a);
 
@@ -272,6 +286,7 @@ int cmd_inspect(int argc, char **argv)
         fprintf(stderr, "cl1cc: parsed in %.3f s\n", m.parse_seconds);
     sb_free(&diags);
     model_free(&m);
+    nvcc_cmdline_free(&cl);
     vec_free(&flags);
     vec_free(&nvcc_args);
     arena_free(&a);

@@ -48,5 +48,9 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && strcmp(argv[1], "inspect") == 0)
         return cmd_inspect(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "judge") == 0)
+        return cmd_judge(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "capture") == 0)
+        return cmd_capture(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }

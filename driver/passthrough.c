@@ -84,32 +84,3 @@ int driver_exec_nvcc(const char *nvcc, int argc, char **argv)
     return 127;
 }
 
-/* CMAKE_CUDA_COMPILER_LAUNCHER=cl1cc gives "cl1cc /path/to/nvcc ARGS" */
-static int is_nvcc_path(const char *arg)
-{
-    const char *base = strrchr(arg, '/');
-    base = base ? base + 1 : arg;
-    return strcmp(base, "nvcc") == 0 && access(arg, X_OK) == 0 && !is_self(arg);
-}
-
-int cmd_wrap_nvcc(int argc, char **argv)
-{
-    strbuf nvcc, err;
-    sb_init(&nvcc);
-    sb_init(&err);
-    if (argc >= 1 && is_nvcc_path(argv[0])) {
-        sb_puts(&nvcc, argv[0]);
-        argc--;
-        argv++;
-    } else if (driver_find_nvcc(&nvcc, &err) != 0) {
-        log_error("%s", sb_str(&err));
-        sb_free(&nvcc);
-        sb_free(&err);
-        return 127;
-    }
-    sb_free(&err);
-    log_verbose("no tuning applies: running %s unchanged", sb_str(&nvcc));
-    int rc = driver_exec_nvcc(sb_str(&nvcc), argc, argv);
-    sb_free(&nvcc);
-    return rc;
-}

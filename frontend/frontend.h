@@ -41,12 +41,6 @@ size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out);
  * file cannot be read. */
 const char *fe_range_text(const tu_model *m, const src_range *r, arena *a);
 
-/* Appends to out, in clang spelling, the flags of an nvcc command line that
- * change what the parser sees: -I, -isystem, -D, -U, -include, -std (short
- * and long forms, value joined, after '=' or in the next argument).
- * Returns how many strings were appended; they live in a. */
-size_t fe_flags_from_nvcc(int argc, char **argv, arena *a, cstr_vec *out);
-
 /* ---- JSON view of a model (cl1cc inspect, prompts, reports) ----------- */
 struct cJSON;
 struct cJSON *fe_model_to_json(const tu_model *m, int with_text);

@@ -1,0 +1,474 @@
+/*
+ * splice_tu.c: see splice_tu.h.  Everything here that fails returns an
+ * error up to the wrapper, which falls back to plain nvcc.
+ */
+#include "splice_tu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frontend.h"
+#include "harness.h"
+#include "kernel_key.h"
+#include "proc.h"
+#include "rewrite.h"
+#include "tempfiles.h"
+#include "tunedb.h"
+
+static int produces_file_per_input(nvcc_phase p)
+{
+    return p == NVCC_PHASE_COMPILE || p == NVCC_PHASE_DEVICE_C ||
+           p == NVCC_PHASE_PTX || p == NVCC_PHASE_CUBIN || p == NVCC_PHASE_FATBIN;
+}
+
+/* The variant to apply to k: the best verified one, and the same one for
+ * every arch the compile targets (a variant verified on sm_90 says nothing
+ * about sm_80).  1 found, 0 none, -1 database error. */
+static int choose_variant(tunedb *db, const tu_model *m, const kernel *k,
+                          const nvcc_cmdline *cl, arena *a, tunedb_variant *out,
+                          strbuf *err)
+{
+    for (size_t i = 0; i < cl->gpu_archs.len; i++) {
+        const char *arch = cl->gpu_archs.items[i];
+        char key[65];
+        kernel_key(m, k, arch, (const char *const *)cl->codegen_flags.items,
+                   cl->codegen_flags.len, key);
+        tunedb_variant v;
+        int rc = tunedb_best_variant(db, key, arch, a, &v, err);
+        if (rc <= 0)
+            return rc;
+        if (i > 0 && strcmp(v.source, out->source) != 0)
+            return 0;
+        *out = v;
+    }
+    return cl->gpu_archs.len ? 1 : 0;
+}
+
+static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_input *in,
+                                splice_plan *plan, strbuf *msg)
+{
+    fe_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = (const char *const *)cl->frontend_flags.items;
+    opt.n_flags = cl->frontend_flags.len;
+    tu_model m;
+    model_init(&m);
+    strbuf diags;
+    sb_init(&diags);
+    fe_status fs = fe_parse(in->path, &opt, &m, &diags);
+    if (fs != FE_OK) {
+        const char *first = sb_str(&diags);
+        const char *nl = strchr(first, '\n');
+        sb_printf(msg, "%s: the frontend could not read it (%.*s)", in->path,
+                  (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
+        sb_free(&diags);
+        model_free(&m);
+        return SPLICE_ERROR;
+    }
+    sb_free(&diags);
+
+    VEC(rw_edit) edits = {0};
+    splice_status st = SPLICE_NOTHING;
+    for (size_t i = 0; i < m.kernels.len; i++) {
+        const kernel *k = &m.kernels.items[i];
+        if (!k->is_definition || k->decl_range.in_macro ||
+            strcmp(k->decl_range.file, m.main_file) != 0)
+            continue;
+        tunedb_variant v;
+        int rc = choose_variant(db, &m, k, cl, &plan->strings, &v, msg);
+        if (rc < 0) {
+            st = SPLICE_ERROR;
+            break;
+        }
+        if (rc == 0)
+            continue;
+        rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
+        vec_push(&edits, e);
+        log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies",
+                    in->path, k->qualified_name, v.id, v.speedup, v.arch);
+    }
+    if (st != SPLICE_ERROR && edits.len) {
+        const source_file *sf = model_file(&m, m.main_file);
+        strbuf text;
+        sb_init(&text);
+        if (!sf || rw_splice(sf->text, sf->len, in->path, edits.items, edits.len, 1,
+                             &text, msg) != RW_OK) {
+            if (!sf)
+                sb_printf(msg, "%s: its text was not kept by the frontend", in->path);
+            st = SPLICE_ERROR;
+        } else {
+            spliced_input si;
+            si.arg_index = in->arg_index;
+            si.original = in->path;
+            si.text = arena_strndup(&plan->strings, sb_str(&text), text.len);
+            si.n_variants = edits.len;
+            vec_push(&plan->inputs, si);
+            st = SPLICE_OK;
+        }
+        sb_free(&text);
+    }
+    vec_free(&edits);
+    model_free(&m);
+    return st;
+}
+
+splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf *msg)
+{
+    memset(plan, 0, sizeof *plan);
+    arena_init(&plan->strings);
+    if (!cl->gpu_archs.len) {
+        sb_puts(msg, "no GPU arch to look variants up for: plain nvcc");
+        return SPLICE_NOTHING;
+    }
+    const char *path = tunedb_default_path(&plan->strings);
+    tunedb *db = NULL;
+    int rc = tunedb_open(path, TUNEDB_READONLY, &db, msg);
+    if (rc == 1) {
+        sb_printf(msg, "no tuning database at %s: plain nvcc", path);
+        return SPLICE_NOTHING;
+    }
+    if (rc != 0)
+        return SPLICE_ERROR;
+    splice_status overall = SPLICE_NOTHING;
+    for (size_t i = 0; i < cl->inputs.len; i++) {
+        const nvcc_input *in = &cl->inputs.items[i];
+        if (in->lang != NVCC_LANG_CU)
+            continue;
+        splice_status st = plan_input(db, cl, in, plan, msg);
+        if (st == SPLICE_ERROR) {
+            overall = SPLICE_ERROR;
+            break;
+        }
+        if (st == SPLICE_OK)
+            overall = SPLICE_OK;
+    }
+    tunedb_close(db);
+    if (overall == SPLICE_NOTHING && !msg->len)
+        sb_puts(msg, "no verified variant applies to these kernels: plain nvcc");
+    return overall;
+}
+
+void splice_plan_free(splice_plan *plan)
+{
+    vec_free(&plan->inputs);
+    arena_free(&plan->strings);
+}
+
+/* ---- compiling the spliced copies ----------------------------------------- */
+
+/* beside the original, so every #include "..." resolves exactly as before */
+static const char *write_temporary(const spliced_input *si, size_t n, arena *a, strbuf *err)
+{
+    const char *fault = getenv("CL1CC_TEST_FAULT");
+    const char *slash = strrchr(si->original, '/');
+    const char *base = slash ? slash + 1 : si->original;
+    int dir_len = slash ? (int)(slash - si->original + 1) : 0;
+    const char *tmp = arena_printf(a, "%.*s.cl1cc-%ld-%zu-%s", dir_len, si->original,
+                                   (long)getpid(), n, base);
+    int fd = fault && strcmp(fault, "tempfile") == 0
+                 ? (errno = EACCES, -1)
+                 : open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        sb_printf(err, "cannot write a spliced copy beside %s: %s", si->original,
+                  strerror(errno));
+        return NULL;
+    }
+    tempfiles_register(tmp);
+    size_t len = strlen(si->text), done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, si->text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            sb_printf(err, "%s: %s", tmp, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        done += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        sb_printf(err, "%s: %s", tmp, strerror(errno));
+        return NULL;
+    }
+    return tmp;
+}
+
+static void replace_all(strbuf *out, const char *text, size_t len,
+                        const char *const *from, const char *const *to, size_t n)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t matched = 0, which = 0;
+        for (size_t k = 0; k < n; k++) {
+            size_t fl = strlen(from[k]);
+            if (fl && i + fl <= len && memcmp(text + i, from[k], fl) == 0 && fl > matched) {
+                matched = fl;
+                which = k;
+            }
+        }
+        if (matched) {
+            sb_puts(out, to[which]);
+            i += matched;
+        } else {
+            sb_putc(out, text[i++]);
+        }
+    }
+}
+
+/* The #line directives of the spliced copy name the user's file, and the
+ * preprocessor lists that name again as a prerequisite: once is nvcc's. */
+static void dedupe_prerequisites(const char *text, strbuf *out)
+{
+    cstr_vec seen = {0};
+    arena a;
+    arena_init(&a);
+    const char *line = text;
+    int first = 1;
+    while (*line) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *b = line, *e = line + len;
+        if (first) {
+            const char *colon = strstr(line, " : ");
+            if (colon && colon < e)
+                b = colon + 3;
+        }
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        int continued = e > b && e[-1] == '\\';
+        const char *ne = continued ? e - 1 : e;
+        while (ne > b && ne[-1] == ' ')
+            ne--;
+        char *name = arena_strndup(&a, b, (size_t)(ne - b));
+        int dup = 0;
+        for (size_t i = 0; i < seen.len && *name && !first; i++)
+            if (strcmp(seen.items[i], name) == 0)
+                dup = 1;
+        if (dup) {
+            if (!continued && out->len >= 2 && out->data[out->len - 2] == '\\') {
+                /* the dropped line ended the rule: so does the one before */
+                out->len -= 2;
+                while (out->len && out->data[out->len - 1] == ' ')
+                    out->len--;
+                sb_putc(out, '\n');
+                out->data[out->len] = '\0';
+            }
+        } else {
+            sb_append(out, line, len);
+            if (nl)
+                sb_putc(out, '\n');
+            if (*name)
+                vec_push(&seen, name);
+        }
+        first = 0;
+        line = nl ? nl + 1 : line + len;
+    }
+    vec_free(&seen);
+    arena_free(&a);
+}
+
+static int fix_depfile(const char *path, const char *const *from, const char *const *to,
+                       size_t n, strbuf *err)
+{
+    char *text;
+    size_t len;
+    if (file_read_all(path, 0, &text, &len) != 0) {
+        sb_printf(err, "dependency file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    strbuf fixed, deduped;
+    sb_init(&fixed);
+    sb_init(&deduped);
+    replace_all(&fixed, text, len, from, to, n);
+    dedupe_prerequisites(sb_str(&fixed), &deduped);
+    int rc = file_write_atomic(path, sb_str(&deduped), deduped.len);
+    sb_free(&deduped);
+    if (rc != 0)
+        sb_printf(err, "dependency file %s: %s", path, strerror(errno));
+    sb_free(&fixed);
+    free(text);
+    return rc;
+}
+
+static const char *depfile_of(const char *output, arena *a)
+{
+    const char *slash = strrchr(output, '/');
+    const char *dot = strrchr(output, '.');
+    if (dot && (!slash || dot > slash))
+        return arena_printf(a, "%.*s.d", (int)(dot - output), output);
+    return arena_printf(a, "%s.d", output);
+}
+
+int splice_plan_compile(const char *nvcc, const nvcc_cmdline *cl,
+                        const splice_plan *plan, strbuf *err)
+{
+    arena a;
+    arena_init(&a);
+    tempfiles_install_handlers();
+    cstr_vec argv = {0};
+    vec_push(&argv, nvcc);
+    for (size_t i = 0; i < cl->argv.len; i++)
+        vec_push(&argv, cl->argv.items[i]);
+    const char **from = arena_alloc(&a, (plan->inputs.len + 1) * sizeof *from);
+    const char **to = arena_alloc(&a, (plan->inputs.len + 1) * sizeof *to);
+    int rc = -1;
+    for (size_t i = 0; i < plan->inputs.len; i++) {
+        const spliced_input *si = &plan->inputs.items[i];
+        const char *tmp = write_temporary(si, i, &a, err);
+        if (!tmp)
+            goto done;
+        argv.items[si->arg_index + 1] = tmp;
+        from[i] = tmp;
+        to[i] = si->original;
+    }
+    /* outputs named after the input must keep the user's name */
+    const char *output = cl->output;
+    if (!output && produces_file_per_input(cl->phase)) {
+        if (cl->inputs.len != 1) {
+            sb_puts(err, "several inputs and no -o: cannot keep nvcc's output names");
+            goto done;
+        }
+        output = nvcc_default_output(cl, 0, &a);
+        if (output) {
+            vec_push(&argv, "-o");
+            vec_push(&argv, output);
+        }
+    }
+    const char *depfile = NULL;
+    if (cl->dep_generate && cl->dep_with_compile) {
+        depfile = cl->dep_file;
+        if (!depfile && output) {
+            depfile = depfile_of(output, &a);
+            vec_push(&argv, "-MF");
+            vec_push(&argv, depfile);
+        }
+        if (!cl->dep_target && output) {
+            vec_push(&argv, "-MT");
+            vec_push(&argv, output);
+        }
+    }
+    vec_push(&argv, NULL);
+
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    proc_result res;
+    if (proc_run(argv.items, &po, &res) != 0) {
+        sb_printf(err, "could not run %s", nvcc);
+        proc_result_free(&res);
+        goto done;
+    }
+    if (!res.exited || res.exit_code != 0) {
+        sb_printf(err, "the TU with verified variants spliced in did not compile (nvcc: %s %d)",
+                  res.exited ? "exit status" : "signal", res.exited ? res.exit_code : res.signal);
+        proc_result_free(&res);
+        goto done;
+    }
+    if (depfile && fix_depfile(depfile, from, to, plan->inputs.len, err) != 0) {
+        proc_result_free(&res);
+        goto done;
+    }
+    /* nvcc's own output, naming the user's files */
+    strbuf shown;
+    sb_init(&shown);
+    replace_all(&shown, sb_str(&res.out), res.out.len, from, to, plan->inputs.len);
+    fwrite(sb_str(&shown), 1, shown.len, stdout);
+    sb_clear(&shown);
+    replace_all(&shown, sb_str(&res.err), res.err.len, from, to, plan->inputs.len);
+    fwrite(sb_str(&shown), 1, shown.len, stderr);
+    sb_free(&shown);
+    fflush(NULL);
+    proc_result_free(&res);
+    rc = 0;
+done:
+    vec_free(&argv);
+    arena_free(&a);
+    return rc;
+}
+
+/* ---- capture builds ---------------------------------------------------------- */
+
+static int listed(const char *list, const char *path)
+{
+    char resolved[4096];
+    if (!realpath(path, resolved))
+        return 0;
+    size_t n = strlen(resolved);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, resolved, n) == 0)
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* the compile command, for building replay drivers with the same flags */
+static void save_compile_args(const nvcc_cmdline *cl, const char *dir)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < cl->argv.len; i++)
+        sb_printf(&sb, "%s\n", cl->argv.items[i]);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/compile.args", dir);
+    if (dir_create_all(dir, 0755) != 0 || file_write_atomic(path, sb_str(&sb), sb.len) != 0)
+        log_warn("capture: cannot write %s: %s", path, strerror(errno));
+    sb_free(&sb);
+}
+
+splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
+                                  const char *capture_dir, splice_plan *plan, strbuf *msg)
+{
+    memset(plan, 0, sizeof *plan);
+    arena_init(&plan->strings);
+    const char *header = arena_printf(&plan->strings, "%s/../share/cl1cc/runtime/cl1cc_capture.cuh",
+                                      self_exe_dir());
+    splice_status overall = SPLICE_NOTHING;
+    for (size_t i = 0; i < cl->inputs.len; i++) {
+        const nvcc_input *in = &cl->inputs.items[i];
+        if (in->lang != NVCC_LANG_CU || !listed(files, in->path))
+            continue;
+        fe_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.flags = (const char *const *)cl->frontend_flags.items;
+        opt.n_flags = cl->frontend_flags.len;
+        tu_model m;
+        model_init(&m);
+        strbuf diags, text, report;
+        sb_init(&diags);
+        sb_init(&text);
+        sb_init(&report);
+        if (fe_parse(in->path, &opt, &m, &diags) != FE_OK) {
+            sb_printf(msg, "%s: the frontend could not read it: %s", in->path, sb_str(&diags));
+            overall = SPLICE_ERROR;
+        } else {
+            const char *tag = hn_capture_tag(in->path, &plan->strings);
+            int n = hn_instrument(&m, header, tag, &text, &report, msg);
+            fputs(sb_str(&report), stderr);
+            if (n < 0) {
+                overall = SPLICE_ERROR;
+            } else if (n > 0) {
+                save_compile_args(cl, arena_printf(&plan->strings, "%s/%s", capture_dir, tag));
+                spliced_input si = {in->arg_index, in->path,
+                                    arena_strndup(&plan->strings, sb_str(&text), text.len),
+                                    (size_t)n};
+                vec_push(&plan->inputs, si);
+                log_verbose("%s: %d launch(es) instrumented for capture", in->path, n);
+                if (overall == SPLICE_NOTHING)
+                    overall = SPLICE_OK;
+            }
+        }
+        sb_free(&diags);
+        sb_free(&text);
+        sb_free(&report);
+        model_free(&m);
+        if (overall == SPLICE_ERROR)
+            break;
+    }
+    return overall;
+}

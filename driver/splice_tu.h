@@ -1,0 +1,43 @@
+/*
+ * splice_tu.h: the wrapper's work when the tuning database has verified
+ * variants for kernels of the TUs being compiled: plan (parse, look up,
+ * splice with #line directives) and compile the spliced copies in place of
+ * the originals, with outputs and dependency files naming the user's files.
+ */
+#ifndef CL1CC_SPLICE_TU_H
+#define CL1CC_SPLICE_TU_H
+
+#include "core.h"
+#include "wrapper.h"
+
+typedef struct spliced_input {
+    size_t arg_index;     /* of the input in the nvcc argv */
+    const char *original; /* the path as the user wrote it */
+    char *text;           /* the TU with variants spliced in */
+    size_t n_variants;
+} spliced_input;
+
+typedef struct splice_plan {
+    arena strings;
+    VEC(spliced_input) inputs;
+} splice_plan;
+
+typedef enum splice_status {
+    SPLICE_OK,      /* something to apply */
+    SPLICE_NOTHING, /* nothing to apply: run nvcc unchanged, quietly */
+    SPLICE_ERROR    /* our failure: warn and run nvcc unchanged */
+} splice_status;
+
+splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf *msg);
+/* nvcc's exit status when the spliced compile succeeded; -1 (with err
+ * set) when it did not, and the caller runs plain nvcc instead */
+int splice_plan_compile(const char *nvcc, const nvcc_cmdline *cl,
+                        const splice_plan *plan, strbuf *err);
+void splice_plan_free(splice_plan *plan);
+/* For `cl1cc capture`: the inputs among files (':'-separated absolute
+ * paths) with their launch sites instrumented, compile flags saved under
+ * capture_dir/<tag>/compile.args. */
+splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
+                                  const char *capture_dir, splice_plan *plan, strbuf *msg);
+
+#endif

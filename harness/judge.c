@@ -1,0 +1,526 @@
+/*
+ * judge.c: decides whether each variant of a kernel equals the original on
+ * captured launches (and on perturbed copies of their inputs), and how fast
+ * it is.  Every run of generated code is a child process with limits; the
+ * child only ever sees inputs, and this process compares its outputs.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "frontend.h"
+#include "proc.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- the GPU ---------------------------------------------------------------- */
+
+int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len)
+{
+    const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap,name",
+                          "--format=csv,noheader", NULL};
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.stdin_path = "/dev/null";
+    po.limits.wall_seconds = 20;
+    proc_result r;
+    int ok = proc_run(argv, &po, &r) == 0 && r.exited && r.exit_code == 0;
+    int major = 0, minor = 0;
+    char gpu[256] = "";
+    if (ok && sscanf(sb_str(&r.out), "%d.%d, %255[^\n]", &major, &minor, gpu) >= 2 && major > 0) {
+        snprintf(arch, arch_len, "sm_%d%d", major, minor);
+        snprintf(name, name_len, "%s", gpu);
+    } else {
+        ok = 0;
+    }
+    proc_result_free(&r);
+    return ok ? 1 : 0;
+}
+
+/* ---- building the driver ----------------------------------------------------- */
+
+static int build_driver(const hn_judge_options *o, const tu_model *m, size_t kernel_index,
+                        const char *const *sources, size_t n, const char *name,
+                        const char *arch, const char **exe_out, arena *a, strbuf *log)
+{
+    strbuf src, err;
+    sb_init(&src);
+    sb_init(&err);
+    const char *header = arena_printf(a, "%s/runtime/cl1cc_replay.cuh", o->share_dir);
+    if (hn_replay_source(m, kernel_index, sources, n, header, &src, &err) != 0) {
+        sb_printf(log, "driver source: %s\n", sb_str(&err));
+        sb_free(&src);
+        sb_free(&err);
+        return -1;
+    }
+    const char *cu = arena_printf(a, "%s/%s.cu", o->work_dir, name);
+    const char *exe = arena_printf(a, "%s/%s", o->work_dir, name);
+    int rc = file_write_atomic(cu, sb_str(&src), src.len);
+    sb_free(&src);
+    sb_free(&err);
+    if (rc != 0) {
+        sb_printf(log, "%s: %s\n", cu, strerror(errno));
+        return -1;
+    }
+    char *dir = arena_strdup(a, o->file);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        dir = ".";
+    cstr_vec argv = {0};
+    vec_push(&argv, o->nvcc);
+    for (size_t i = 0; i < o->n_nvcc_flags; i++)
+        vec_push(&argv, o->nvcc_flags[i]);
+    vec_push(&argv, arena_printf(a, "-I%s", dir));
+    vec_push(&argv, arena_printf(a, "-arch=%s", arch));
+    vec_push(&argv, cu);
+    vec_push(&argv, "-o");
+    vec_push(&argv, exe);
+    vec_push(&argv, NULL);
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.stdin_path = "/dev/null";
+    po.new_process_group = 1;
+    po.limits.wall_seconds = 300;
+    po.limits.no_core = 1;
+    proc_result r;
+    rc = proc_run(argv.items, &po, &r) == 0 && r.exited && r.exit_code == 0 ? 0 : -1;
+    if (rc != 0)
+        sb_printf(log, "nvcc %s failed:\n%s%s\n", cu, sb_str(&r.out), sb_str(&r.err));
+    proc_result_free(&r);
+    vec_free(&argv);
+    *exe_out = exe;
+    return rc;
+}
+
+/* ---- running one kernel of the driver ------------------------------------------ */
+
+typedef struct run_outcome {
+    int ok;
+    char verdict[16]; /* "crash", "timeout", "error" when !ok */
+    char detail[512];
+} run_outcome;
+
+static run_outcome run_driver(const hn_judge_options *o, const char *exe, int index,
+                              const char *meta, const char *in_dir, const char *out_dir,
+                              int timed_runs, double timeout, arena *a)
+{
+    run_outcome out;
+    memset(&out, 0, sizeof out);
+    char idx[16], runs[16];
+    snprintf(idx, sizeof idx, "%d", index);
+    snprintf(runs, sizeof runs, "%d", timed_runs);
+    const char *argv[] = {exe, idx, meta, in_dir, out_dir, runs, NULL};
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.capture_cap = 1 << 16;
+    po.stdin_path = "/dev/null";
+    po.new_process_group = 1;
+    po.limits.wall_seconds = timeout;
+    po.limits.cpu_seconds = (long)timeout + 10;
+    po.limits.no_core = 1;
+    po.limits.open_files = 256;
+    po.limits.file_size_bytes = (long long)8 << 30;
+    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
+    po.env_unset = drop;
+    (void)a;
+    (void)o;
+    proc_result r;
+    if (proc_run(argv, &po, &r) != 0) {
+        snprintf(out.verdict, sizeof out.verdict, "error");
+        snprintf(out.detail, sizeof out.detail, "could not start %s", exe);
+    } else if (r.timed_out) {
+        snprintf(out.verdict, sizeof out.verdict, "timeout");
+        snprintf(out.detail, sizeof out.detail, "killed after %.0f s", timeout);
+    } else if (!r.exited || r.exit_code != 0) {
+        snprintf(out.verdict, sizeof out.verdict, "crash");
+        const char *e = sb_str(&r.err);
+        snprintf(out.detail, sizeof out.detail, "%s %d: %.400s",
+                 r.exited ? "exit status" : "signal", r.exited ? r.exit_code : r.signal, e);
+    } else {
+        out.ok = 1;
+    }
+    proc_result_free(&r);
+    return out;
+}
+
+/* ---- comparing every allocation ------------------------------------------------ */
+
+static hn_dtype alloc_dtype(const hn_judge_options *o, const hn_capture *c, int alloc)
+{
+    for (int i = 0; i < c->nargs && i < (int)o->n_param_dtypes; i++)
+        if (c->arg_alloc[i] == alloc)
+            return o->param_dtypes[i];
+    return HN_BYTES;
+}
+
+/* 0 equal, else 1 with a description of the first difference */
+static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const char *want_dir,
+                        const char *want_suffix, const char *got_dir, char *detail,
+                        size_t detail_len, strbuf *err)
+{
+    for (int a = 0; a < c->nallocs; a++) {
+        unsigned char *want = NULL, *got = NULL;
+        if (hn_alloc_read(want_dir, a, want_suffix, c->alloc_size[a], &want, err) != 0)
+            return -1;
+        if (hn_alloc_read(got_dir, a, "out", c->alloc_size[a], &got, err) != 0) {
+            free(want);
+            return -1;
+        }
+        hn_dtype t = alloc_dtype(o, c, a);
+        hn_tolerance tol = hn_default_tolerance(t);
+        if (o->rtol > 0 && (t == HN_F32 || t == HN_F64 || t == HN_F16 || t == HN_BF16))
+            tol.rtol = o->rtol;
+        hn_compare_result res;
+        hn_compare(t, tol, want, c->alloc_size[a], got, c->alloc_size[a], &res);
+        free(want);
+        free(got);
+        if (res.mismatches) {
+            snprintf(detail, detail_len,
+                     "allocation %d (%s): %zu of %zu elements differ, first at %zu, max abs error %g",
+                     a, hn_dtype_name(t), res.mismatches, res.elements, res.first_mismatch,
+                     res.max_abs_error);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int copy_inputs(const hn_capture *c, const char *from, const char *to, strbuf *err)
+{
+    for (int a = 0; a < c->nallocs; a++) {
+        unsigned char *data;
+        if (hn_alloc_read(from, a, "in", c->alloc_size[a], &data, err) != 0)
+            return -1;
+        int rc = hn_alloc_write(to, a, "in", data, c->alloc_size[a], err);
+        free(data);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static const char *make_dir(const hn_judge_options *o, arena *a, const char *fmt, int x, int y)
+{
+    const char *d = arena_printf(a, "%s/", o->work_dir);
+    d = arena_printf(a, "%s%s", d, arena_printf(a, fmt, x, y));
+    if (dir_create_all(d, 0755) != 0)
+        return NULL;
+    return d;
+}
+
+/* Which allocations the original writes without reading their old
+ * contents: poisoning those before a variant runs makes an element the
+ * variant leaves unwritten fail.  Found by running the original with the
+ * allocation poisoned and seeing the same outputs. */
+static void find_pure_outputs(const hn_judge_options *o, const char *exe, const hn_capture *c,
+                              const char *meta, const char *ref_out, int *pure, arena *a,
+                              strbuf *err)
+{
+    for (int a_i = 0; a_i < c->nallocs; a_i++) {
+        pure[a_i] = 0;
+        unsigned char *in = NULL, *out = NULL;
+        if (hn_alloc_read(c->dir, a_i, "in", c->alloc_size[a_i], &in, err) != 0)
+            continue;
+        if (hn_alloc_read(ref_out, a_i, "out", c->alloc_size[a_i], &out, err) != 0) {
+            free(in);
+            continue;
+        }
+        int changed = memcmp(in, out, c->alloc_size[a_i]) != 0;
+        free(out);
+        if (!changed) {
+            free(in);
+            continue;
+        }
+        const char *pin = make_dir(o, a, "pure%d-%d/in", a_i, 0);
+        const char *pout = make_dir(o, a, "pure%d-%d/out", a_i, 0);
+        if (!pin || !pout || copy_inputs(c, c->dir, pin, err) != 0) {
+            free(in);
+            continue;
+        }
+        hn_poison(in, c->alloc_size[a_i], 1);
+        hn_alloc_write(pin, a_i, "in", in, c->alloc_size[a_i], err);
+        free(in);
+        run_outcome r = run_driver(o, exe, 0, meta, pin, pout, 0, o->timeout_s, a);
+        char detail[256];
+        if (r.ok && compare_dirs(o, c, ref_out, "out", pout, detail, sizeof detail, err) == 0)
+            pure[a_i] = 1;
+    }
+}
+
+/* ---- the judgement ---------------------------------------------------------------- */
+
+static void set_verdict(hn_variant_verdict *v, const char *verdict, const char *detail)
+{
+    if (strcmp(v->verdict, "pass") != 0 && strcmp(v->verdict, "pending") != 0)
+        return; /* the first failure stands */
+    snprintf(v->verdict, sizeof v->verdict, "%s", verdict);
+    snprintf(v->detail, sizeof v->detail, "%s", detail);
+}
+
+typedef VEC(double) double_vec;
+
+static int read_timings(const char *dir, double_vec *samples)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/timings", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    double ms;
+    while (fscanf(f, "%lf", &ms) == 1)
+        vec_push(samples, ms);
+    fclose(f);
+    return 0;
+}
+
+int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
+{
+    double start = now_seconds();
+    memset(res, 0, sizeof *res);
+    if (o->n_variants > HN_MAX_VARIANTS) {
+        sb_printf(err, "at most %d variants at a time", HN_MAX_VARIANTS);
+        return -1;
+    }
+    arena a;
+    arena_init(&a);
+    int rc = -1;
+    res->n_variants = o->n_variants;
+    for (size_t i = 0; i < o->n_variants; i++) {
+        snprintf(res->variants[i].verdict, sizeof res->variants[i].verdict, "pending");
+        res->variants[i].label = o->variant_labels ? o->variant_labels[i] : NULL;
+    }
+
+    tu_model m;
+    model_init(&m);
+    fe_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.flags = o->clang_flags;
+    fo.n_flags = o->n_clang_flags;
+    strbuf diags;
+    sb_init(&diags);
+    if (fe_parse(o->file, &fo, &m, &diags) != FE_OK) {
+        sb_printf(err, "%s", sb_str(&diags));
+        goto done;
+    }
+    long kernel_index = -1;
+    for (size_t i = 0; i < m.kernels.len; i++)
+        if (strcmp(m.kernels.items[i].qualified_name, o->kernel) == 0 ||
+            strcmp(m.kernels.items[i].name, o->kernel) == 0)
+            kernel_index = (long)i;
+    if (kernel_index < 0) {
+        sb_printf(err, "%s: no kernel named %s", o->file, o->kernel);
+        goto done;
+    }
+    if (dir_create_all(o->work_dir, 0755) != 0) {
+        sb_printf(err, "%s: %s", o->work_dir, strerror(errno));
+        goto done;
+    }
+    res->ran_on_gpu = hn_gpu_detect(res->arch, sizeof res->arch, res->gpu_name, sizeof res->gpu_name);
+    const char *arch = res->ran_on_gpu ? res->arch : (o->arch ? o->arch : "sm_90");
+    if (!res->ran_on_gpu)
+        snprintf(res->arch, sizeof res->arch, "%s", arch);
+
+    /* build every variant alone first, so one that does not compile is
+     * judged by itself, then the driver with all that do */
+    double t0 = now_seconds();
+    cstr_vec good = {0};
+    VEC(size_t) good_index = {0};
+    for (size_t i = 0; i < o->n_variants; i++) {
+        const char *exe;
+        strbuf log;
+        sb_init(&log);
+        const char *name = arena_printf(&a, "check%zu", i);
+        if (build_driver(o, &m, (size_t)kernel_index, &o->variant_sources[i], 1, name, arch,
+                         &exe, &a, &log) != 0) {
+            set_verdict(&res->variants[i], "build_error", sb_str(&log));
+        } else {
+            vec_push(&good, o->variant_sources[i]);
+            vec_push(&good_index, i);
+        }
+        sb_free(&log);
+    }
+    const char *exe;
+    strbuf log;
+    sb_init(&log);
+    if (build_driver(o, &m, (size_t)kernel_index, good.items, good.len, "driver", arch, &exe,
+                     &a, &log) != 0) {
+        sb_printf(err, "the replay driver did not build: %s", sb_str(&log));
+        sb_free(&log);
+        goto done_vecs;
+    }
+    sb_free(&log);
+    res->build_seconds = now_seconds() - t0;
+    if (!res->ran_on_gpu) {
+        for (size_t g = 0; g < good.len; g++)
+            set_verdict(&res->variants[good_index.items[g]], "not_run",
+                        "built; no GPU on this machine, so not verified or timed");
+        rc = 0;
+        goto done_vecs;
+    }
+
+    /* correctness, capture by capture */
+    for (size_t ci = 0; ci < o->n_captures; ci++) {
+        hn_capture c;
+        if (hn_capture_read(o->captures[ci], &c, err) != 0)
+            goto done_vecs;
+        const char *meta = arena_printf(&a, "%s/meta", c.dir);
+        const char *ref = make_dir(o, &a, "ref%d-%d", (int)ci, 0);
+        run_outcome r = run_driver(o, exe, 0, meta, c.dir, ref, 0, o->timeout_s, &a);
+        if (!r.ok) {
+            sb_printf(err, "the original kernel failed on capture %s: %s", c.dir, r.detail);
+            goto done_vecs;
+        }
+        char detail[512];
+        int d = compare_dirs(o, &c, c.dir, "out", ref, detail, sizeof detail, err);
+        if (d < 0)
+            goto done_vecs;
+        if (d > 0) {
+            sb_printf(err, "the original kernel does not reproduce capture %s (%s): "
+                           "nondeterministic, or it depends on state the capture lacks",
+                      c.dir, detail);
+            goto done_vecs;
+        }
+        int pure[HN_MAX_ARGS];
+        find_pure_outputs(o, exe, &c, meta, ref, pure, &a, err);
+        /* input sets: the captured one, then perturbed copies */
+        for (int seed = 0; seed <= o->seeds; seed++) {
+            const char *in = make_dir(o, &a, "in%d-%d", (int)ci, seed);
+            const char *want = make_dir(o, &a, "want%d-%d", (int)ci, seed);
+            if (!in || !want || copy_inputs(&c, c.dir, in, err) != 0)
+                goto done_vecs;
+            if (seed > 0) {
+                for (int al = 0; al < c.nallocs; al++) {
+                    unsigned char *data;
+                    if (hn_alloc_read(in, al, "in", c.alloc_size[al], &data, err) != 0)
+                        goto done_vecs;
+                    hn_perturb(alloc_dtype(o, &c, al), data, c.alloc_size[al],
+                               (uint64_t)seed * 1000003u + ci);
+                    hn_alloc_write(in, al, "in", data, c.alloc_size[al], err);
+                    free(data);
+                }
+            }
+            run_outcome wr = run_driver(o, exe, 0, meta, in, want, 0, o->timeout_s, &a);
+            if (!wr.ok) {
+                /* perturbed inputs the original cannot take: skip this seed */
+                continue;
+            }
+            /* the variants see poisoned pure outputs */
+            for (int al = 0; al < c.nallocs; al++) {
+                if (!pure[al])
+                    continue;
+                unsigned char *data;
+                if (hn_alloc_read(in, al, "in", c.alloc_size[al], &data, err) != 0)
+                    goto done_vecs;
+                hn_poison(data, c.alloc_size[al], seed & 1);
+                hn_alloc_write(in, al, "in", data, c.alloc_size[al], err);
+                free(data);
+            }
+            for (size_t g = 0; g < good.len; g++) {
+                hn_variant_verdict *v = &res->variants[good_index.items[g]];
+                if (strcmp(v->verdict, "pending") != 0 && strcmp(v->verdict, "pass") != 0)
+                    continue;
+                const char *got = make_dir(o, &a, "got%d-%d", (int)ci * 1000 + seed, (int)g);
+                run_outcome vr = run_driver(o, exe, (int)g + 1, meta, in, got, 0, o->timeout_s, &a);
+                if (!vr.ok) {
+                    set_verdict(v, vr.verdict, vr.detail);
+                    continue;
+                }
+                int cmp = compare_dirs(o, &c, want, "out", got, detail, sizeof detail, err);
+                if (cmp != 0) {
+                    char where[700];
+                    snprintf(where, sizeof where, "%s inputs of capture %zu: %s",
+                             seed ? "perturbed" : "captured", ci, cmp < 0 ? sb_str(err) : detail);
+                    set_verdict(v, "wrong", where);
+                    continue;
+                }
+                snprintf(v->verdict, sizeof v->verdict, "pass");
+            }
+        }
+    }
+
+    /* timing: original and each passing variant in alternating rounds, in
+     * separate processes, on the first capture */
+    if (o->n_captures > 0) {
+        hn_capture c;
+        if (hn_capture_read(o->captures[0], &c, err) != 0)
+            goto done_vecs;
+        const char *meta = arena_printf(&a, "%s/meta", c.dir);
+        double_vec base = {0};
+        double_vec *samples = xcalloc(good.len ? good.len : 1, sizeof *samples);
+        for (int round = 0; round < o->rounds; round++) {
+            for (size_t g = 0; g <= good.len; g++) {
+                /* alternate the order between rounds */
+                size_t which = round % 2 ? good.len - g : g;
+                if (which > 0) {
+                    hn_variant_verdict *v = &res->variants[good_index.items[which - 1]];
+                    if (strcmp(v->verdict, "pass") != 0)
+                        continue;
+                }
+                const char *out = make_dir(o, &a, "time%d-%d", round, (int)which);
+                run_outcome tr = run_driver(o, exe, (int)which, meta, c.dir, out, o->timed_runs,
+                                            o->timeout_s * 4, &a);
+                if (!tr.ok) {
+                    if (which == 0) {
+                        sb_printf(err, "timing the original failed: %s", tr.detail);
+                        goto done_timing;
+                    }
+                    set_verdict(&res->variants[good_index.items[which - 1]], tr.verdict, tr.detail);
+                    continue;
+                }
+                read_timings(out, which == 0 ? &base : &samples[which - 1]);
+                if (which > 0) {
+                    /* after many launches in one process the outputs must
+                     * still be right (no caching of the first result) */
+                    char detail[512];
+                    const char *ref0 = arena_printf(&a, "%s/ref0-0", o->work_dir);
+                    if (compare_dirs(o, &c, ref0, "out", out, detail, sizeof detail, err) != 0)
+                        set_verdict(&res->variants[good_index.items[which - 1]], "wrong",
+                                    "after repeated launches (timing runs) the outputs differ");
+                }
+            }
+        }
+        hn_timing_summarise(base.items, base.len, &res->original);
+        for (size_t g = 0; g < good.len; g++) {
+            hn_variant_verdict *v = &res->variants[good_index.items[g]];
+            if (strcmp(v->verdict, "pass") != 0)
+                continue;
+            hn_timing_summarise(samples[g].items, samples[g].len, &v->timing);
+            v->speedup = hn_speedup(&res->original, &v->timing, &v->significant);
+        }
+        rc = 0;
+    done_timing:
+        for (size_t g = 0; g < good.len; g++)
+            vec_free(&samples[g]);
+        free(samples);
+        vec_free(&base);
+    } else {
+        rc = 0;
+    }
+done_vecs:
+    vec_free(&good);
+    vec_free(&good_index);
+done:
+    for (size_t i = 0; i < o->n_variants; i++)
+        if (strcmp(res->variants[i].verdict, "pending") == 0)
+            set_verdict(&res->variants[i], "not_run", "not judged");
+    sb_free(&diags);
+    model_free(&m);
+    arena_free(&a);
+    res->total_seconds = now_seconds() - start;
+    return rc;
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# gpu_judge.sh CL1CC: the judge on a GPU.  Captures the bundled example's
+# launches through `cl1cc capture`, then judges correct and deliberately
+# wrong or cheating variants of its two kernels: each must get the verdict
+# written next to it below.  Then records the verified ones and checks that
+# `cl1cc` as nvcc applies them and the program still computes right.
+# GPU test: without a GPU it says so and exits 77 (ctest: skipped).
+set -u
+cl1cc=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIPPED: no GPU on this machine (nvidia-smi -L lists none): the judge was not run"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export CL1CC_DB="$work/tuning.db" CL1CC_CACHE_DIR="$work/cache"
+cp "$here/../example/vector_scale.cu" "$work/"
+cd "$work" || exit 1
+fail=0
+flags="-O3 -arch=sm_90"
+t0=$(date +%s)
+if ! "$cl1cc" capture --out "$work/cap" --build "nvcc $flags -o vs vector_scale.cu" --run ./vs vector_scale.cu >capture.log 2>&1; then
+    echo "FAIL: capture"; cat capture.log; exit 1
+fi
+t1=$(date +%s)
+tag=$(ls -d "$work"/cap/vector_scale.cu-*)
+for k in k0 k1; do
+    n=$(ls -d "$tag/$k"/*/ 2>/dev/null | wc -l)
+    [ "$n" -ge 1 ] || { echo "FAIL: no captures of $k"; cat capture.log; exit 1; }
+done
+echo "ok: captured both kernels in $((t1 - t0)) s ($(ls -d "$tag"/k0/*/ | wc -l) and $(ls -d "$tag"/k1/*/ | wc -l) launches)"
+
+expect() { # table variant-file verdict
+    got=$(awk -v v="$2" '$1 == v { print $2 }' "$1")
+    if [ "$got" = "$3" ]; then
+        echo "ok: $(basename "$2" .cu): $got"
+    else
+        echo "FAIL: $(basename "$2" .cu): expected $3, got '${got:-nothing}'"; fail=1
+    fi
+}
+v=$here/variants
+t0=$(date +%s)
+"$cl1cc" judge vector_scale.cu scale_clamp --captures "$tag/k0" --timeout 10 --record \
+    --variant "$v/scale_clamp.correct.cu" --variant "$v/scale_clamp.off_by_one.cu" \
+    --variant "$v/scale_clamp.half_work.cu" --variant "$v/scale_clamp.noop.cu" \
+    --variant "$v/scale_clamp.returns_input.cu" --variant "$v/scale_clamp.out_of_bounds.cu" \
+    --variant "$v/scale_clamp.modifies_input.cu" --variant "$v/scale_clamp.caches.cu" \
+    --variant "$v/scale_clamp.low_precision.cu" --variant "$v/scale_clamp.hangs.cu" \
+    --variant "$v/scale_clamp.syntax_error.cu" -- $flags >judge0.txt 2>judge0.err
+rc=$?
+t1=$(date +%s)
+cat judge0.txt
+[ $rc -eq 0 ] || { echo "FAIL: judge exited $rc"; cat judge0.err; fail=1; }
+expect judge0.txt "$v/scale_clamp.correct.cu" pass
+expect judge0.txt "$v/scale_clamp.off_by_one.cu" wrong
+expect judge0.txt "$v/scale_clamp.half_work.cu" wrong
+expect judge0.txt "$v/scale_clamp.noop.cu" wrong
+expect judge0.txt "$v/scale_clamp.returns_input.cu" wrong
+expect judge0.txt "$v/scale_clamp.out_of_bounds.cu" crash
+expect judge0.txt "$v/scale_clamp.modifies_input.cu" wrong
+expect judge0.txt "$v/scale_clamp.caches.cu" wrong
+expect judge0.txt "$v/scale_clamp.low_precision.cu" wrong
+expect judge0.txt "$v/scale_clamp.hangs.cu" timeout
+expect judge0.txt "$v/scale_clamp.syntax_error.cu" build_error
+echo "judge wall time for 11 variants of scale_clamp: $((t1 - t0)) s"
+
+"$cl1cc" judge vector_scale.cu row_sums --captures "$tag/k1" --timeout 20 --record \
+    --variant "$v/row_sums.correct_unrolled.cu" --variant "$v/row_sums.race.cu" -- $flags >judge1.txt 2>judge1.err
+rc=$?
+cat judge1.txt
+[ $rc -eq 0 ] || { echo "FAIL: judge exited $rc"; cat judge1.err; fail=1; }
+expect judge1.txt "$v/row_sums.correct_unrolled.cu" pass
+expect judge1.txt "$v/row_sums.race.cu" wrong
+
+# verified variants recorded: nothing else may be in the database
+n=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select count(*) from variants where verified=1').fetchone()[0])" "$CL1CC_DB" 2>/dev/null || echo "?")
+[ "$n" = 2 ] && echo "ok: 2 verified variants recorded" || { echo "FAIL: $n verified variants recorded, expected 2"; fail=1; }
+
+# the wrapper applies what was recorded when it is faster, and the program stays right
+CL1CC_VERBOSE=1 "$cl1cc" $flags -o vs2 vector_scale.cu 2>wrap.err || { echo "FAIL: cl1cc build"; cat wrap.err; fail=1; }
+cat wrap.err
+./vs2 || { echo "FAIL: the program built with variants computes wrong results"; fail=1; }
+exit $fail
