@@ -124,6 +124,10 @@ splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf
         return SPLICE_NOTHING;
     }
     const char *path = tunedb_default_path(&plan->strings);
+    if (!path) {
+        sb_puts(msg, "no place for a tuning database (set CL1CC_DB or HOME): plain nvcc");
+        return SPLICE_NOTHING;
+    }
     tunedb *db = NULL;
     int rc = tunedb_open(path, TUNEDB_READONLY, &db, msg);
     if (rc == 1) {
