@@ -18,6 +18,15 @@ status() { printf '%-40s %s\n' "$1" "$2" >>"$summary"; }
 sh testsuite/example/run_example.sh "$cl1cc" >"$OUT/example.log" 2>&1
 status "gpu_example_runs" "exit $? ($(tail -n 1 "$OUT/example.log"))"
 
+sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
+status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+
+if [ -d .corpus/PolyBench-ACC-CUDA ]; then
+    timeout 420 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA \
+        .corpus/variants/mm2_kernel1.register_acc.cu >"$OUT/judge_2mm.log" 2>&1
+    status "judge 2mm bench" "exit $? ($(grep 'per variant' "$OUT/judge_2mm.log"))"
+fi
+
 fails=0
 for name in single multi_shared_device templates namespaces macros lambdas uses_header; do
     sh testsuite/frontend/golden.sh "$cl1cc" testsuite/frontend/fixtures/$name.cu \
@@ -33,7 +42,7 @@ status "wrapper pass-through vs nvcc" "exit $? ($(grep -c '^ok' "$OUT/passthroug
 
 if [ -d .corpus/PolyBench-ACC-CUDA ]; then
     mkdir -p /tmp/pb && cp -r .corpus/PolyBench-ACC-CUDA /tmp/pb/CUDA
-    sh testsuite/bench/parse_time.sh "$cl1cc" /tmp/pb 5 >"$OUT/parse_time.txt" 2>&1
+    sh testsuite/bench/parse_time.sh "$cl1cc" /tmp/pb 2 >"$OUT/parse_time.txt" 2>&1
     status "parse-time bench" "exit $? (table in parse_time.txt)"
 fi
 cat "$summary"
