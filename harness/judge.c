@@ -335,33 +335,41 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
     if (!res->ran_on_gpu)
         snprintf(res->arch, sizeof res->arch, "%s", arch);
 
-    /* build every variant alone first, so one that does not compile is
-     * judged by itself, then the driver with all that do */
+    /* one driver with every variant; only when that does not build, each
+     * variant alone, so the one that does not compile is judged by itself */
     double t0 = now_seconds();
     cstr_vec good = {0};
     VEC(size_t) good_index = {0};
-    for (size_t i = 0; i < o->n_variants; i++) {
-        const char *exe;
-        strbuf log;
-        sb_init(&log);
-        const char *name = arena_printf(&a, "check%zu", i);
-        if (build_driver(o, &m, (size_t)kernel_index, &o->variant_sources[i], 1, name, arch,
-                         &exe, &a, &log) != 0) {
-            set_verdict(&res->variants[i], "build_error", sb_str(&log));
-        } else {
-            vec_push(&good, o->variant_sources[i]);
-            vec_push(&good_index, i);
-        }
-        sb_free(&log);
-    }
     const char *exe;
     strbuf log;
     sb_init(&log);
-    if (build_driver(o, &m, (size_t)kernel_index, good.items, good.len, "driver", arch, &exe,
-                     &a, &log) != 0) {
-        sb_printf(err, "the replay driver did not build: %s", sb_str(&log));
-        sb_free(&log);
-        goto done_vecs;
+    int built = build_driver(o, &m, (size_t)kernel_index, o->variant_sources, o->n_variants,
+                             "driver", arch, &exe, &a, &log) == 0;
+    if (built) {
+        for (size_t i = 0; i < o->n_variants; i++) {
+            vec_push(&good, o->variant_sources[i]);
+            vec_push(&good_index, i);
+        }
+    } else {
+        for (size_t i = 0; i < o->n_variants; i++) {
+            const char *alone;
+            sb_clear(&log);
+            const char *name = arena_printf(&a, "check%zu", i);
+            if (build_driver(o, &m, (size_t)kernel_index, &o->variant_sources[i], 1, name, arch,
+                             &alone, &a, &log) != 0) {
+                set_verdict(&res->variants[i], "build_error", sb_str(&log));
+            } else {
+                vec_push(&good, o->variant_sources[i]);
+                vec_push(&good_index, i);
+            }
+        }
+        sb_clear(&log);
+        if (build_driver(o, &m, (size_t)kernel_index, good.items, good.len, "driver", arch, &exe,
+                         &a, &log) != 0) {
+            sb_printf(err, "the replay driver did not build: %s", sb_str(&log));
+            sb_free(&log);
+            goto done_vecs;
+        }
     }
     sb_free(&log);
     res->build_seconds = now_seconds() - t0;
