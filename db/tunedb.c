@@ -82,6 +82,7 @@ enum {
     ST_BEST,
     ST_LIST,
     ST_EVAL_LIST,
+    ST_APPLICABLE_NAMES,
     ST_JSON_VALID,
     ST_COUNT
 };
@@ -122,6 +123,9 @@ static const char *const statement_sql[ST_COUNT] = {
                 " WHERE kernel_key = ?1 AND (?2 IS NULL OR arch = ?2) ORDER BY id",
     [ST_EVAL_LIST] = ("SELECT id, kernel_key, variant_hash, verdict, ms, detail,"
                       " created_at FROM evaluations WHERE kernel_key = ?1 ORDER BY id"),
+    [ST_APPLICABLE_NAMES] = "SELECT DISTINCT kernel_name FROM variants"
+                            " WHERE arch = ?1 AND verified = 1 AND speedup > 1.0"
+                            " AND kernel_name IS NOT NULL",
     /* not a CHECK in the schema: with an untrusted schema (as we open
      * every file) SQLite refuses json_valid() there */
     [ST_JSON_VALID] = "SELECT json_valid(?1)",
@@ -920,6 +924,7 @@ int tunedb_record_evaluation(tunedb *db, const char *key, const char *variant_ha
 
 typedef VEC(tunedb_variant) variant_rows;
 typedef VEC(tunedb_evaluation) evaluation_rows;
+typedef VEC(const char *) name_rows;
 
 /* A damaged file can hold NULL where the schema says NOT NULL: such a row is
  * refused, so that no caller meets a NULL source or arch. */
@@ -1044,6 +1049,40 @@ int tunedb_list_evaluations(tunedb *db, const char *key, arena *a,
         return -1;
     evaluation_rows rows = {0};
     int rc = run_read(db, st, 0, read_evaluation, &rows, &rows.len, a, what, err);
+    if (rc == 0 && rows.len) {
+        out->items = arena_alloc(a, rows.len * sizeof *rows.items);
+        memcpy(out->items, rows.items, rows.len * sizeof *rows.items);
+        out->len = rows.len;
+    }
+    vec_free(&rows);
+    return rc;
+}
+
+static int read_name(sqlite3_stmt *st, arena *a, void *rows, strbuf *why)
+{
+    const char *name = column_text(st, 0, a);
+    if (!name) {
+        sb_puts(why, "a variant without a kernel name");
+        return -1;
+    }
+    vec_push((name_rows *)rows, name);
+    return 0;
+}
+
+int tunedb_applicable_kernel_names(tunedb *db, const char *arch, arena *a,
+                                   tunedb_name_list *out, strbuf *err)
+{
+    const char *what = "listing kernels with variants to apply";
+    out->items = NULL;
+    out->len = 0;
+    sqlite3_stmt *st = db->stmt[ST_APPLICABLE_NAMES];
+    if (bind_text(st, 1, arch) != SQLITE_OK) {
+        sb_printf(err, "tuning database %s: %s: %s", db->path, what, sqlite3_errmsg(db->conn));
+        sqlite3_clear_bindings(st);
+        return -1;
+    }
+    name_rows rows = {0};
+    int rc = run_read(db, st, 0, read_name, &rows, &rows.len, a, what, err);
     if (rc == 0 && rows.len) {
         out->items = arena_alloc(a, rows.len * sizeof *rows.items);
         memcpy(out->items, rows.items, rows.len * sizeof *rows.items);

@@ -119,6 +119,16 @@ int tunedb_best_variant(tunedb *db, const char *key, const char *arch, arena *a,
 int tunedb_list_variants(tunedb *db, const char *key, const char *arch, arena *a,
                          tunedb_variant_list *out, strbuf *err);
 
+/* The (qualified) names of kernels that have a variant to apply on arch:
+ * the wrapper's cheap test of whether a TU needs parsing at all.  In a.
+ * 0 or -1. */
+typedef struct tunedb_name_list {
+    const char **items;
+    size_t len;
+} tunedb_name_list;
+int tunedb_applicable_kernel_names(tunedb *db, const char *arch, arena *a,
+                                   tunedb_name_list *out, strbuf *err);
+
 /* ---- evaluations: every measurement, failed ones too ---------------------- */
 
 typedef struct tunedb_evaluation {

@@ -4,6 +4,7 @@
  */
 #include "splice_tu.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -115,6 +116,32 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     return st;
 }
 
+/* Whether the file's text holds any of the names as a word.  A file that
+ * cannot be read is said to: the parser will say what is wrong. */
+static int mentions_any(const char *path, const cstr_vec *names)
+{
+    if (!names->len)
+        return 0;
+    char *text;
+    size_t len;
+    if (file_read_all(path, 0, &text, &len) != 0)
+        return 1;
+    int found = 0;
+    for (size_t i = 0; i < names->len && !found; i++) {
+        size_t n = strlen(names->items[i]);
+        for (const char *p = text; n && (p = strstr(p, names->items[i])) != NULL; p += n) {
+            int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+            int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+            if (!before && !after) {
+                found = 1;
+                break;
+            }
+        }
+    }
+    free(text);
+    return found;
+}
+
 splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf *msg)
 {
     memset(plan, 0, sizeof *plan);
@@ -136,10 +163,25 @@ splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf
     }
     if (rc != 0)
         return SPLICE_ERROR;
+    /* names of kernels with something to apply: a TU that mentions none of
+     * them is not parsed at all */
+    cstr_vec names = {0};
+    for (size_t i = 0; i < cl->gpu_archs.len; i++) {
+        tunedb_name_list nl;
+        if (tunedb_applicable_kernel_names(db, cl->gpu_archs.items[i], &plan->strings, &nl, msg) != 0) {
+            vec_free(&names);
+            tunedb_close(db);
+            return SPLICE_ERROR;
+        }
+        for (size_t j = 0; j < nl.len; j++) {
+            const char *last = strrchr(nl.items[j], ':');
+            vec_push(&names, last ? last + 1 : nl.items[j]);
+        }
+    }
     splice_status overall = SPLICE_NOTHING;
     for (size_t i = 0; i < cl->inputs.len; i++) {
         const nvcc_input *in = &cl->inputs.items[i];
-        if (in->lang != NVCC_LANG_CU)
+        if (in->lang != NVCC_LANG_CU || !mentions_any(in->path, &names))
             continue;
         splice_status st = plan_input(db, cl, in, plan, msg);
         if (st == SPLICE_ERROR) {
@@ -149,6 +191,7 @@ splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf
         if (st == SPLICE_OK)
             overall = SPLICE_OK;
     }
+    vec_free(&names);
     tunedb_close(db);
     if (overall == SPLICE_NOTHING && !msg->len)
         sb_puts(msg, "no verified variant applies to these kernels: plain nvcc");

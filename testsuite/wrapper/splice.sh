@@ -119,7 +119,19 @@ same_as_nvcc "unwritable temporary falls back" notemp.o plain.o
 CL1CC_DISABLE=1 "$cl1cc" $flags -c k.cu -o disabled.o
 same_as_nvcc "CL1CC_DISABLE=1" disabled.o plain.o
 
-# 9. the user's own error: nvcc's status and message come through
+# 9. the key: a change to something the kernel depends on (the macro in
+# k.cuh), or to a flag that changes code, means no entry applies
+"$db_put" k.cu scale variant.cu 1.5 -- $flags
+cp k.cuh k.cuh.saved
+printf '#define FACTOR 3.0f\n' >k.cuh
+CL1CC_VERBOSE=1 "$cl1cc" $flags -c k.cu -o changed.o 2>changed.err
+nvcc $flags -c k.cu -o changed_plain.o
+same_as_nvcc "a dependency changed: nothing applies" changed.o changed_plain.o
+cp k.cuh.saved k.cuh
+"$cl1cc" -O2 -arch=sm_90 -c k.cu -o o2.o && nvcc -O2 -arch=sm_90 -c k.cu -o o2_plain.o
+same_as_nvcc "other flags: nothing applies" o2.o o2_plain.o
+
+# 10. the user's own error: nvcc's status and message come through
 printf '__global__ void scale(float *x, int n) { x[0] = undeclared; }\n' >broken.cu
 cp k.cu keep.cu
 nvcc $flags -c broken.cu -o b1.o 2>nvcc_broken.err; want=$?
