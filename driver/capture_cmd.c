@@ -129,10 +129,12 @@ int cmd_capture(int argc, char **argv)
         rc = 1;
     if (rc == 0 && run_shell(run, env, &err) != 0)
         rc = 1;
+    if (rc == 0 && hn_captures_compress(out_abs, &err) != 0)
+        log_warn("capture: %s", sb_str(&err)); /* raw files still serve */
     if (rc)
         log_error("capture: %s", sb_str(&err));
     else
-        printf("captures under %s\n", out_abs);
+        printf("captures under %s (compressed)\n", out_abs);
     tempfiles_cleanup();
     sb_free(&shim);
     sb_free(&real);

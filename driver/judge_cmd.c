@@ -26,7 +26,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
-            "                   [--record] [--seeds N] [--rounds N] [--runs N] [--timeout S]\n"
+            "                   [--record] [--sanitize] [--seeds N] [--rounds N] [--runs N] [--timeout S]\n"
             "                   [--work DIR] [-- NVCC-FLAGS]\n"
             "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
             "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n");
@@ -169,6 +169,8 @@ int cmd_judge(int argc, char **argv)
             captures_dir = argv[++i];
         } else if (strcmp(arg, "--variant") == 0 && more) {
             vec_push(&variants, argv[++i]);
+        } else if (strcmp(arg, "--sanitize") == 0) {
+            o.sanitize = 1;
         } else if (strcmp(arg, "--record") == 0) {
             do_record = 1;
         } else if (strcmp(arg, "--seeds") == 0 && more) {
@@ -312,10 +314,11 @@ int cmd_judge(int argc, char **argv)
         if (nl)
             *nl = '\0';
         if (pass)
-            printf("%-40s %-12s %10.4f %7.2fx  %s\n", v->label, v->verdict, v->timing.median_ms,
+            printf("%-40s %-12s %10.4f %7.2fx  %s%s%s\n", v->label, v->verdict, v->timing.median_ms,
                    v->speedup, v->significant > 0 ? "faster beyond the spread"
                                : v->significant < 0 ? "slower beyond the spread"
-                                                    : "inside the spread: no speedup");
+                                                    : "inside the spread: no speedup",
+                   v->detail[0] ? "; " : "", v->detail);
         else
             printf("%-40s %-12s %10s %8s  %s\n", v->label, v->verdict, "-", "-", first_line);
     }

@@ -6,6 +6,9 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <ftw.h>
+#include <unistd.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +54,7 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
     return 0;
 }
 
+/* allocN.suffix, or its compressed form allocN.suffix.gz */
 int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
                   unsigned char **out, strbuf *err)
 {
@@ -58,16 +62,39 @@ int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
     snprintf(path, sizeof path, "%s/alloc%d.%s", dir, alloc, suffix);
     char *data;
     size_t len;
-    if (file_read_all(path, 0, &data, &len) != 0) {
-        sb_printf(err, "%s: %s", path, strerror(errno));
+    if (file_read_all(path, 0, &data, &len) == 0) {
+        if (len != size) {
+            sb_printf(err, "%s: %zu bytes, the capture says %zu", path, len, size);
+            free(data);
+            return -1;
+        }
+        *out = (unsigned char *)data;
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/alloc%d.%s.gz", dir, alloc, suffix);
+    gzFile gz = gzopen(path, "rb");
+    if (!gz) {
+        sb_printf(err, "%s/alloc%d.%s: %s", dir, alloc, suffix, strerror(errno));
         return -1;
     }
-    if (len != size) {
-        sb_printf(err, "%s: %zu bytes, the capture says %zu", path, len, size);
-        free(data);
+    unsigned char *buf = xmalloc(size ? size : 1);
+    size_t done = 0;
+    while (done < size) {
+        unsigned chunk = size - done > (1u << 30) ? (1u << 30) : (unsigned)(size - done);
+        int n = gzread(gz, buf + done, chunk);
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    unsigned char extra;
+    int more = gzread(gz, &extra, 1);
+    gzclose(gz);
+    if (done != size || more != 0) {
+        sb_printf(err, "%s: not the %zu bytes the capture says", path, size);
+        free(buf);
         return -1;
     }
-    *out = (unsigned char *)data;
+    *out = buf;
     return 0;
 }
 
@@ -131,4 +158,61 @@ const char *hn_capture_tag(const char *path, arena *a)
     sha256_hex(abs, strlen(abs), hex);
     const char *slash = strrchr(abs, '/');
     return arena_printf(a, "%s-%.8s", slash ? slash + 1 : abs, hex);
+}
+
+/* ---- compressing a capture tree --------------------------------------------- */
+
+static int compress_failures;
+
+static int compress_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)ftw;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (type != FTW_F || strncmp(base, "alloc", 5) != 0 ||
+        !((n > 3 && strcmp(base + n - 3, ".in") == 0) || (n > 4 && strcmp(base + n - 4, ".out") == 0)))
+        return 0;
+    char *data;
+    size_t len;
+    if (file_read_all(path, 0, &data, &len) != 0) {
+        compress_failures++;
+        return 0;
+    }
+    char gzpath[4200];
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+    gzFile gz = gzopen(gzpath, "wb6");
+    int ok = gz != NULL;
+    size_t done = 0;
+    while (ok && done < len) {
+        unsigned chunk = len - done > (1u << 30) ? (1u << 30) : (unsigned)(len - done);
+        int w = gzwrite(gz, data + done, chunk);
+        ok = w > 0;
+        done += ok ? (size_t)w : 0;
+    }
+    if (gz && gzclose(gz) != Z_OK)
+        ok = 0;
+    free(data);
+    if (ok && (size_t)st->st_size == len)
+        ok = unlink(path) == 0;
+    else
+        unlink(gzpath), ok = 0;
+    if (!ok)
+        compress_failures++;
+    return 0;
+}
+
+int hn_captures_compress(const char *root, strbuf *err)
+{
+    compress_failures = 0;
+    if (nftw(root, compress_one, 32, FTW_PHYS) != 0) {
+        sb_printf(err, "%s: %s", root, strerror(errno));
+        return -1;
+    }
+    if (compress_failures) {
+        sb_printf(err, "%s: %d capture files could not be compressed (left as they were)", root,
+                  compress_failures);
+        return -1;
+    }
+    return 0;
 }

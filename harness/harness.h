@@ -113,7 +113,10 @@ typedef struct hn_capture {
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
-/* dir/allocN.suffix, exactly size bytes, into a heap buffer */
+/* Compresses every allocN.in/.out under root to .gz (the judge reads
+ * either form).  0, or -1 when some file could not be (left raw). */
+int hn_captures_compress(const char *root, strbuf *err);
+/* dir/allocN.suffix (or .suffix.gz), exactly size bytes, into a heap buffer */
 int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
                   unsigned char **out, strbuf *err);
 int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *data,
@@ -161,11 +164,12 @@ typedef struct hn_judge_options {
     int rounds;            /* alternating timing rounds */
     int timed_runs;        /* timed launches per round */
     double timeout_s;      /* per run of the driver */
+    int sanitize;          /* run the winner under compute-sanitizer */
 } hn_judge_options;
 
 typedef struct hn_variant_verdict {
     const char *label;
-    char verdict[16]; /* pass, wrong, build_error, crash, timeout, not_run */
+    char verdict[16]; /* pass, wrong, build_error, crash, timeout, sanitizer, not_run */
     char detail[1024];
     hn_timing timing;
     double speedup;

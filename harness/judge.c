@@ -262,6 +262,90 @@ static void find_pure_outputs(const hn_judge_options *o, const char *exe, const 
     }
 }
 
+/* A capture as raw files in the work folder (captures are stored
+ * compressed; the driver reads raw ones). */
+static const char *materialize(const hn_judge_options *o, const char *capture, int index,
+                               arena *a, strbuf *err)
+{
+    hn_capture c;
+    if (hn_capture_read(capture, &c, err) != 0)
+        return NULL;
+    const char *dir = make_dir(o, a, "cap%d", index, 0);
+    if (!dir) {
+        sb_printf(err, "%s: cannot make a folder for capture %d", o->work_dir, index);
+        return NULL;
+    }
+    char *meta;
+    size_t len;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/meta", capture);
+    if (file_read_all(path, 0, &meta, &len) != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s/meta", dir);
+    int rc = file_write_atomic(path, meta, len);
+    free(meta);
+    if (rc != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    static const char *const suffixes[] = {"in", "out"};
+    for (int al = 0; al < c.nallocs; al++)
+        for (int s = 0; s < 2; s++) {
+            unsigned char *data;
+            if (hn_alloc_read(capture, al, suffixes[s], c.alloc_size[al], &data, err) != 0)
+                return NULL;
+            rc = hn_alloc_write(dir, al, suffixes[s], data, c.alloc_size[al], err);
+            free(data);
+            if (rc != 0)
+                return NULL;
+        }
+    return dir;
+}
+
+static void set_verdict(hn_variant_verdict *v, const char *verdict, const char *detail);
+
+/* compute-sanitizer's memcheck and racecheck over the winner on the first
+ * capture: an out-of-bounds access or a shared-memory race that happened not
+ * to change the outputs still fails it */
+static void sanitize_winner(const hn_judge_options *o, const char *exe, int index,
+                            const char *meta, const char *in, hn_variant_verdict *v, arena *a)
+{
+    static const char *const tools[] = {"memcheck", "racecheck"};
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", index);
+    for (int t = 0; t < 2; t++) {
+        const char *out = make_dir(o, a, "sanitize%d-%d", t, index);
+        if (!out)
+            return;
+        const char *argv[] = {"compute-sanitizer", "--tool", tools[t], "--error-exitcode", "99",
+                              exe, idx, meta, in, out, NULL};
+        proc_options po;
+        memset(&po, 0, sizeof po);
+        po.capture_stdout = po.capture_stderr = 1;
+        po.capture_cap = 1 << 16;
+        po.stdin_path = "/dev/null";
+        po.new_process_group = 1;
+        po.limits.wall_seconds = o->timeout_s * 20;
+        po.limits.no_core = 1;
+        proc_result r;
+        int ran = proc_run(argv, &po, &r) == 0;
+        if (!ran || r.spawn_failed) {
+            snprintf(v->detail, sizeof v->detail, "compute-sanitizer not found: not sanitized");
+        } else if (!r.exited || r.exit_code != 0) {
+            char detail[900];
+            snprintf(detail, sizeof detail, "compute-sanitizer %s: %.800s", tools[t], sb_str(&r.out));
+            set_verdict(v, "sanitizer", detail);
+        } else if (t == 1) {
+            snprintf(v->detail, sizeof v->detail, "clean under compute-sanitizer memcheck and racecheck");
+        }
+        proc_result_free(&r);
+        if (strcmp(v->verdict, "pass") != 0 || !ran)
+            return;
+    }
+}
+
 /* ---- the judgement ---------------------------------------------------------------- */
 
 static void set_verdict(hn_variant_verdict *v, const char *verdict, const char *detail)
@@ -382,9 +466,13 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
     }
 
     /* correctness, capture by capture */
+    const char **captures = arena_alloc(&a, (o->n_captures + 1) * sizeof *captures);
+    for (size_t ci = 0; ci < o->n_captures; ci++)
+        if (!(captures[ci] = materialize(o, o->captures[ci], (int)ci, &a, err)))
+            goto done_vecs;
     for (size_t ci = 0; ci < o->n_captures; ci++) {
         hn_capture c;
-        if (hn_capture_read(o->captures[ci], &c, err) != 0)
+        if (hn_capture_read(captures[ci], &c, err) != 0)
             goto done_vecs;
         const char *meta = arena_printf(&a, "%s/meta", c.dir);
         const char *ref = make_dir(o, &a, "ref%d-%d", (int)ci, 0);
@@ -465,7 +553,7 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
      * separate processes, on the first capture */
     if (o->n_captures > 0) {
         hn_capture c;
-        if (hn_capture_read(o->captures[0], &c, err) != 0)
+        if (hn_capture_read(captures[0], &c, err) != 0)
             goto done_vecs;
         const char *meta = arena_printf(&a, "%s/meta", c.dir);
         double_vec base = {0};
@@ -503,13 +591,19 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
             }
         }
         hn_timing_summarise(base.items, base.len, &res->original);
+        long winner = -1;
         for (size_t g = 0; g < good.len; g++) {
             hn_variant_verdict *v = &res->variants[good_index.items[g]];
             if (strcmp(v->verdict, "pass") != 0)
                 continue;
             hn_timing_summarise(samples[g].items, samples[g].len, &v->timing);
             v->speedup = hn_speedup(&res->original, &v->timing, &v->significant);
+            if (winner < 0 || v->speedup > res->variants[good_index.items[winner]].speedup)
+                winner = (long)g;
         }
+        if (o->sanitize && winner >= 0)
+            sanitize_winner(o, exe, (int)winner + 1, meta, c.dir,
+                            &res->variants[good_index.items[winner]], &a);
         rc = 0;
     done_timing:
         for (size_t g = 0; g < good.len; g++)

@@ -65,13 +65,15 @@ expect judge0.txt "$v/scale_clamp.hangs.cu" timeout
 expect judge0.txt "$v/scale_clamp.syntax_error.cu" build_error
 echo "judge wall time for 11 variants of scale_clamp: $((t1 - t0)) s"
 
-"$cl1cc" judge vector_scale.cu row_sums --captures "$tag/k1" --timeout 20 --record \
+"$cl1cc" judge vector_scale.cu row_sums --captures "$tag/k1" --timeout 20 --record --sanitize \
     --variant "$v/row_sums.correct_unrolled.cu" --variant "$v/row_sums.race.cu" -- $flags >judge1.txt 2>judge1.err
 rc=$?
 cat judge1.txt
 [ $rc -eq 0 ] || { echo "FAIL: judge exited $rc"; cat judge1.err; fail=1; }
 expect judge1.txt "$v/row_sums.correct_unrolled.cu" pass
 expect judge1.txt "$v/row_sums.race.cu" wrong
+if grep -q "clean under compute-sanitizer\|compute-sanitizer not found" judge1.txt; then echo "ok: the winner went through compute-sanitizer (or it is missing: $(grep -c 'not found' judge1.txt))"; else echo "FAIL: no sanitizer report"; fail=1; fi
+ls "$tag"/k0/0/*.gz >/dev/null 2>&1 && echo "ok: captures stored compressed" || { echo "FAIL: captures not compressed"; fail=1; }
 
 # verified variants recorded: nothing else may be in the database
 n=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select count(*) from variants where verified=1').fetchone()[0])" "$CL1CC_DB" 2>/dev/null || echo "?")

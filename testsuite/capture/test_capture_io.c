@@ -1,0 +1,64 @@
+/*
+ * test_capture_io.c: captures compress to .gz and read back byte for byte;
+ * a damaged or short compressed file is an error, not a crash; perturbation
+ * changes floats reproducibly and leaves integers alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+
+int main(void)
+{
+    char dir[] = "/tmp/cl1cc-capio-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s/tag/k0/0", dir);
+    CHECK(dir_create_all(sub, 0755) == 0);
+    size_t size = 3 << 20;
+    unsigned char *data = xmalloc(size);
+    for (size_t i = 0; i < size; i++)
+        data[i] = (unsigned char)(i * 2654435761u >> 13);
+    strbuf err;
+    sb_init(&err);
+    CHECK(hn_alloc_write(sub, 0, "in", data, size, &err) == 0);
+    CHECK(hn_alloc_write(sub, 0, "out", data, size / 2, &err) == 0);
+    CHECK(hn_captures_compress(dir, &err) == 0);
+    char path[300];
+    snprintf(path, sizeof path, "%s/alloc0.in", sub);
+    CHECK(access(path, F_OK) != 0); /* the raw file is gone */
+    snprintf(path, sizeof path, "%s/alloc0.in.gz", sub);
+    CHECK(access(path, F_OK) == 0);
+    unsigned char *back = NULL;
+    CHECK(hn_alloc_read(sub, 0, "in", size, &back, &err) == 0);
+    CHECK(back && memcmp(back, data, size) == 0);
+    free(back);
+    /* the wrong size, and a truncated .gz, are errors */
+    CHECK(hn_alloc_read(sub, 0, "out", size, &back, &err) == -1);
+    CHECK(truncate(path, 1000) == 0);
+    sb_clear(&err);
+    CHECK(hn_alloc_read(sub, 0, "in", size, &back, &err) == -1 && err.len > 0);
+    CHECK(hn_alloc_read(sub, 7, "in", size, &back, &err) == -1);
+
+    float f[4] = {1, 2, 3, 4}, g[4];
+    memcpy(g, f, sizeof f);
+    hn_perturb(HN_F32, (unsigned char *)g, sizeof g, 1);
+    CHECK(memcmp(f, g, sizeof f) != 0);
+    float h[4];
+    memcpy(h, f, sizeof f);
+    hn_perturb(HN_F32, (unsigned char *)h, sizeof h, 1);
+    CHECK(memcmp(g, h, sizeof g) == 0); /* reproducible */
+    int ints[4] = {1, 2, 3, 4}, ints2[4];
+    memcpy(ints2, ints, sizeof ints);
+    hn_perturb(HN_I32, (unsigned char *)ints2, sizeof ints2, 1);
+    CHECK(memcmp(ints, ints2, sizeof ints) == 0);
+
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    free(data);
+    sb_free(&err);
+    return CHECK_REPORT("test_capture_io");
+}
