@@ -50,6 +50,9 @@ int fe_range_in_macro(const fe_context *cx, const src_range *r);
 /* the range is exactly one macro invocation, "LAUNCH(k, p)" */
 int fe_range_is_invocation(const fe_context *cx, const src_range *r);
 
+/* parse.c: any diagnostic of error severity or worse */
+int fe_tu_has_errors(CXTranslationUnit tu);
+
 /* pch_cache.c: the cached PCH for these parser arguments (built on first
  * use), or NULL to parse without one */
 const char *fe_pch_for(CXIndex index, const char *const *args, size_t n, arena *a);

@@ -102,7 +102,7 @@ static int report_diagnostics(CXTranslationUnit tu, int max_errors, strbuf *diag
     return errors;
 }
 
-static int tu_has_errors(CXTranslationUnit tu)
+int fe_tu_has_errors(CXTranslationUnit tu)
 {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
@@ -249,7 +249,7 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                                          NULL, 0, flags, &tu);
         /* a stale or unusable PCH (headers changed since): the parse
          * without it is the one that counts, diagnostics included */
-        if (rc != CXError_Success || !tu || tu_has_errors(tu)) {
+        if (rc != CXError_Success || !tu || fe_tu_has_errors(tu)) {
             if (tu)
                 clang_disposeTranslationUnit(tu);
             tu = NULL;

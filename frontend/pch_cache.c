@@ -44,19 +44,6 @@ static void pch_key(const char *const *args, size_t n, char out[65])
     sha256_final_hex(&c, out);
 }
 
-static int has_errors(CXTranslationUnit tu)
-{
-    unsigned n = clang_getNumDiagnostics(tu);
-    for (unsigned i = 0; i < n; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
-        int bad = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
-        clang_disposeDiagnostic(d);
-        if (bad)
-            return 1;
-    }
-    return 0;
-}
-
 static int build_pch(CXIndex index, const char *const *args, size_t n,
                      const char *dir, const char *path, arena *a)
 {
@@ -90,7 +77,7 @@ static int build_pch(CXIndex index, const char *const *args, size_t n,
         CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
     if (rc != CXError_Success || !tu)
         return -1;
-    int ok = !has_errors(tu) &&
+    int ok = !fe_tu_has_errors(tu) &&
              clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) ==
                  CXSaveError_None;
     clang_disposeTranslationUnit(tu);
