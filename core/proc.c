@@ -1,7 +1,7 @@
 /*
- * proc.c: fork + execvp with limits, output capture through poll(), a wall
- * clock with SIGTERM then SIGKILL of the child's process group, and exec
- * failures reported back through a close-on-exec pipe.
+ * proc.c: fork + execvpe with limits, output capture through ppoll(), a wall
+ * clock with SIGTERM then SIGKILL of the child's process group, termination
+ * signals passed on to the child, exec failures sent back through a pipe.
  */
 #include "proc.h"
 
@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define DEFAULT_CAPTURE_CAP ((size_t)16 << 20)
 
@@ -35,7 +37,7 @@ static void close_fd(int *fd)
     }
 }
 
-/* ---- child side: only async-signal-safe calls (and setenv, see below) -- */
+/* ---- child side: only async-signal-safe calls after fork -------------- */
 
 static _Noreturn void child_fail(int errpipe)
 {
@@ -47,7 +49,6 @@ static _Noreturn void child_fail(int errpipe)
     _exit(127);
 }
 
-/* Closes every fd from lo up (lo > 2), except keep. */
 static int close_span(unsigned first, unsigned last)
 {
 #ifdef SYS_close_range
@@ -58,6 +59,7 @@ static int close_span(unsigned first, unsigned last)
 #endif
 }
 
+/* Closes every fd from lo (> 2) up, except keep. */
 static void child_close_from(int lo, int keep)
 {
     int ok;
@@ -77,6 +79,20 @@ static void child_close_from(int lo, int keep)
             close(fd);
 }
 
+/* When the parent runs with 0, 1 or 2 closed, a pipe can land there: move it
+ * above 2 so that the dup2 calls below neither clobber it nor keep its
+ * close-on-exec flag (dup2(fd, fd) does nothing).  The low copy keeps
+ * close-on-exec, so the child sees that stream closed, as the parent had it. */
+static int child_lift(int fd, int errpipe)
+{
+    if (fd < 0 || fd > 2)
+        return fd;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (high < 0)
+        child_fail(errpipe);
+    return high;
+}
+
 static int child_set_limit(int resource, rlim_t value)
 {
     struct rlimit old, lim;
@@ -89,18 +105,19 @@ static int child_set_limit(int resource, rlim_t value)
     return setrlimit(resource, &lim);
 }
 
-static _Noreturn void child_exec(const char *const argv[], const proc_options *opt, pid_t parent,
-                                 int errpipe, int out_w, int err_w)
+static _Noreturn void child_exec(const char *const argv[], const proc_options *opt, char **envp,
+                                 pid_t parent, int errpipe, int out_w, int err_w)
 {
-    /* Dispositions and mask first: the parent ignores SIGINT/SIGQUIT while
-     * it waits and may have handlers of its own. */
+    /* Every signal is blocked across the fork; reset the dispositions before
+     * unblocking (the parent ignores SIGINT/SIGQUIT while it waits, and
+     * handlers such as tempfiles' must not run here). */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     for (int sig = 1; sig < NSIG; sig++)
         if (sig != SIGKILL && sig != SIGSTOP)
-            sigaction(sig, &dfl, NULL); /* fails harmlessly for reserved ones */
+            sigaction(sig, &dfl, NULL); /* fails harmlessly for the reserved ones */
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
@@ -113,12 +130,13 @@ static _Noreturn void child_exec(const char *const argv[], const proc_options *o
     if (opt->new_process_group && setpgid(0, 0) != 0)
         child_fail(errpipe);
 
+    errpipe = child_lift(errpipe, errpipe);
+    out_w = child_lift(out_w, errpipe);
+    err_w = child_lift(err_w, errpipe);
     if (opt->stdin_path) {
-        int fd = open(opt->stdin_path, O_RDONLY | O_CLOEXEC);
+        int fd = child_lift(open(opt->stdin_path, O_RDONLY | O_CLOEXEC), errpipe);
         if (fd < 0 || dup2(fd, 0) < 0)
             child_fail(errpipe);
-        if (fd != 0)
-            close(fd);
     }
     if (out_w >= 0 && dup2(out_w, 1) < 0)
         child_fail(errpipe);
@@ -138,26 +156,7 @@ static _Noreturn void child_exec(const char *const argv[], const proc_options *o
     if (lim->no_core && child_set_limit(RLIMIT_CORE, 0) != 0)
         child_fail(errpipe);
 
-    /* setenv is not async-signal-safe; cl1cc spawns from a single thread, so
-     * no lock can be held across the fork. */
-    for (const char *const *u = opt->env_unset; u && *u; u++)
-        if (unsetenv(*u) != 0)
-            child_fail(errpipe);
-    for (const char *const *s = opt->env_set; s && *s; s++) {
-        const char *eq = strchr(*s, '=');
-        char name[256];
-        size_t n = eq ? (size_t)(eq - *s) : 0;
-        if (!eq || n == 0 || n >= sizeof name) {
-            errno = EINVAL;
-            child_fail(errpipe);
-        }
-        memcpy(name, *s, n);
-        name[n] = '\0';
-        if (setenv(name, eq + 1, 1) != 0)
-            child_fail(errpipe);
-    }
-
-    execvp(argv[0], (char *const *)argv);
+    execvpe(argv[0], (char *const *)argv, envp);
     child_fail(errpipe);
 }
 
@@ -259,6 +258,99 @@ static int make_pipe(int fds[2])
     return 0;
 }
 
+static int name_matches(const char *entry, const char *name, size_t len)
+{
+    return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+/* The child's environment, built before the fork (setenv is not safe in the
+ * child of a threaded parent).  NULL with errno EINVAL for a malformed
+ * env_set entry; *owned says whether to free the array (not its strings). */
+static char **build_env(const proc_options *opt, int *owned)
+{
+    *owned = 0;
+    if (!opt->env_set && !opt->env_unset)
+        return environ;
+    for (const char *const *s = opt->env_set; s && *s; s++) {
+        const char *eq = strchr(*s, '=');
+        if (!eq || eq == *s) {
+            errno = EINVAL;
+            return NULL;
+        }
+    }
+    cstr_vec env = {0};
+    for (char **e = environ; e && *e; e++) {
+        int drop = 0;
+        for (const char *const *u = opt->env_unset; u && *u && !drop; u++)
+            drop = name_matches(*e, *u, strlen(*u));
+        for (const char *const *s = opt->env_set; s && *s && !drop; s++)
+            drop = name_matches(*e, *s, (size_t)(strchr(*s, '=') - *s));
+        if (!drop)
+            vec_push(&env, *e);
+    }
+    for (const char *const *s = opt->env_set; s && *s; s++)
+        vec_push(&env, *s);
+    vec_push(&env, (const char *)NULL);
+    *owned = 1;
+    return (char **)env.items;
+}
+
+/* ---- signals while the parent waits ------------------------------------- */
+
+/* Signals that would end cl1cc while it waits.  With a child of its own
+ * process group, the terminal's SIGINT/SIGQUIT reach the child already, so
+ * the parent ignores them, as system(3) does.  Otherwise (and always for
+ * SIGTERM/SIGHUP) the parent catches the signal, passes it on to the child's
+ * group, stops it like at a timeout, and raises the signal again once the
+ * child is reaped, so that the parent's own disposition (tempfiles' handler,
+ * or the default) then applies. */
+static const int wait_signals[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+#define N_WAIT_SIGNALS (sizeof wait_signals / sizeof *wait_signals)
+static volatile sig_atomic_t caught_signal;
+
+static void on_wait_signal(int sig)
+{
+    caught_signal = sig;
+}
+
+typedef struct wait_signal_state {
+    struct sigaction old[N_WAIT_SIGNALS];
+    int changed[N_WAIT_SIGNALS];
+    sigset_t wait_mask; /* the mask ppoll waits with: the caller's own */
+} wait_signal_state;
+
+static void wait_signals_install(wait_signal_state *ws, int same_group)
+{
+    caught_signal = 0;
+    for (size_t i = 0; i < N_WAIT_SIGNALS; i++) {
+        int sig = wait_signals[i];
+        ws->changed[i] = 0;
+        if (sigaction(sig, NULL, &ws->old[i]) != 0 || ws->old[i].sa_handler == SIG_IGN)
+            continue; /* nohup and background jobs keep ignoring them */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sigfillset(&sa.sa_mask);
+        sa.sa_handler = same_group && (sig == SIGINT || sig == SIGQUIT) ? SIG_IGN : on_wait_signal;
+        if (sigaction(sig, &sa, NULL) == 0)
+            ws->changed[i] = 1;
+        else
+            log_warn("sigaction %d: %s", sig, strerror(errno));
+    }
+}
+
+static void wait_signals_restore(wait_signal_state *ws)
+{
+    for (size_t i = 0; i < N_WAIT_SIGNALS; i++)
+        if (ws->changed[i] && sigaction(wait_signals[i], &ws->old[i], NULL) != 0)
+            log_warn("sigaction %d: %s", wait_signals[i], strerror(errno));
+}
+
+static void set_mask(const sigset_t *mask)
+{
+    if (sigprocmask(SIG_SETMASK, mask, NULL) != 0)
+        log_warn("sigprocmask: %s", strerror(errno));
+}
+
 int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *res)
 {
     static const proc_options defaults;
@@ -271,6 +363,13 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         res->spawn_errno = EINVAL;
         return -1;
     }
+    int env_owned;
+    char **envp = build_env(opt, &env_owned);
+    if (!envp) {
+        res->spawn_failed = 1;
+        res->spawn_errno = errno;
+        return -1;
+    }
 
     int errp[2] = {-1, -1}, outp[2] = {-1, -1}, errout[2] = {-1, -1};
     if (make_pipe(errp) != 0 || (opt->capture_stdout && make_pipe(outp) != 0)
@@ -279,38 +378,51 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         res->spawn_errno = errno;
         close_fd(&errp[0]), close_fd(&errp[1]), close_fd(&outp[0]), close_fd(&outp[1]);
         close_fd(&errout[0]), close_fd(&errout[1]);
+        if (env_owned)
+            free(envp);
         return -1;
     }
 
-    /* like system(3): a ^C at the terminal goes to the child, which decides */
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
+    int group = opt->new_process_group;
+    /* All signals blocked across the fork, so no handler of the parent's runs
+     * in the child before it resets them; the waiting signals stay blocked
+     * outside ppoll so that none is lost between a check and the wait. */
+    sigset_t all, caller_mask, loop_mask;
+    sigfillset(&all);
+    if (sigprocmask(SIG_SETMASK, &all, &caller_mask) != 0)
+        log_warn("sigprocmask: %s", strerror(errno));
+    wait_signal_state ws;
+    wait_signals_install(&ws, !group);
+    loop_mask = caller_mask;
+    for (size_t i = 0; i < N_WAIT_SIGNALS; i++)
+        sigaddset(&loop_mask, wait_signals[i]);
+    ws.wait_mask = caller_mask;
 
     double start = now_seconds();
     pid_t parent = getpid();
-    fflush(NULL); /* so buffered output is not written twice */
+    fflush(NULL); /* what the parent printed comes before what the child prints */
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(argv, opt, parent, errp[1], outp[1], errout[1]);
+        child_exec(argv, opt, envp, parent, errp[1], outp[1], errout[1]);
     int fork_errno = errno;
+    set_mask(&loop_mask);
+    if (env_owned)
+        free(envp);
     close_fd(&errp[1]);
     close_fd(&outp[1]);
     close_fd(&errout[1]);
     if (pid < 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
+        wait_signals_restore(&ws);
+        set_mask(&caller_mask);
         close_fd(&errp[0]), close_fd(&outp[0]), close_fd(&errout[0]);
         res->spawn_failed = 1;
         res->spawn_errno = fork_errno;
         return -1;
     }
-    int group = opt->new_process_group;
+    /* also done in the child; whichever runs first wins, and the other's
+     * failure (EACCES after the exec) is expected */
     if (group)
-        setpgid(pid, pid); /* also in the child; whichever runs first wins */
+        (void)setpgid(pid, pid);
 
     size_t cap = opt->capture_cap ? opt->capture_cap : DEFAULT_CAPTURE_CAP;
     capture caps[2] = {{outp[0], &res->out, &res->out_truncated, cap},
@@ -319,6 +431,8 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
     size_t errno_got = 0;
     int pidfd = open_pidfd(pid);
     int exited = 0;
+    int stopping = 0;      /* SIGTERM (or the caught signal) sent; SIGKILL at kill_at */
+    int passed_signal = 0; /* a signal of ours passed on: raised again at the end */
     double grace = opt->limits.grace_seconds > 0 ? opt->limits.grace_seconds : 1.0;
     double term_at = opt->limits.wall_seconds > 0 ? start + opt->limits.wall_seconds : 0;
     double kill_at = 0;
@@ -336,9 +450,18 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         double t = now_seconds();
         if (exited && t >= drain_until)
             break;
-        if (!exited && term_at > 0 && t >= term_at && !res->timed_out) {
+        if (!exited && caught_signal && !passed_signal) {
+            passed_signal = caught_signal;
+            if (!stopping) {
+                signal_child(pid, group, passed_signal);
+                stopping = 1;
+                kill_at = t + grace;
+            }
+        }
+        if (!exited && !stopping && term_at > 0 && t >= term_at) {
             res->timed_out = 1;
             signal_child(pid, group, SIGTERM);
+            stopping = 1;
             kill_at = t + grace;
         }
         if (!exited && kill_at > 0 && t >= kill_at) {
@@ -355,21 +478,25 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
             pfd[n++] = (struct pollfd){.fd = errp[0], .events = POLLIN};
         if (!exited && pidfd >= 0)
             pfd[n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-        double wake = exited ? drain_until : (kill_at > 0 ? kill_at : (res->timed_out ? 0 : term_at));
-        int timeout_ms = -1;
-        if (wake > 0)
-            timeout_ms = (int)((wake - t) * 1000.0) + 1;
-        if (!exited && pidfd < 0 && (timeout_ms < 0 || timeout_ms > 20))
-            timeout_ms = 20; /* no pidfd: look at the child now and then */
-        if (timeout_ms < 0 && n == 0)
-            timeout_ms = 20;
-        int r = poll(pfd, (nfds_t)n, timeout_ms);
+        double wake = exited ? drain_until : (kill_at > 0 ? kill_at : (stopping ? 0 : term_at));
+        double wait_s = wake > 0 ? wake - t + 0.001 : -1;
+        if (!exited && pidfd < 0 && (wait_s < 0 || wait_s > 0.02))
+            wait_s = 0.02; /* no pidfd: look at the child now and then */
+        if (wait_s < 0 && n == 0)
+            wait_s = 0.02;
+        struct timespec ts, *tsp = NULL;
+        if (wait_s >= 0) {
+            ts.tv_sec = (time_t)wait_s;
+            ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
+            tsp = &ts;
+        }
+        int r = ppoll(pfd, (nfds_t)n, tsp, &ws.wait_mask);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
             log_warn("poll: %s", strerror(errno));
-            struct timespec ts = {0, 20 * 1000 * 1000};
-            nanosleep(&ts, NULL);
+            struct timespec pause_ts = {0, 20 * 1000 * 1000};
+            nanosleep(&pause_ts, NULL);
             continue;
         }
         for (int i = 0; i < n; i++) {
@@ -401,13 +528,18 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
     do
         w = waitpid(pid, &status, 0);
     while (w < 0 && errno == EINTR);
+    int wait_errno = errno;
     res->wall_seconds = now_seconds() - start;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
+    if (!passed_signal)
+        passed_signal = caught_signal; /* arrived as the child ended */
+    wait_signals_restore(&ws);
+    set_mask(&caller_mask);
+    if (passed_signal)
+        raise(passed_signal); /* the caller's disposition decides; usually no return */
     if (w < 0) {
-        log_warn("waitpid: %s", strerror(errno));
+        log_warn("waitpid: %s", strerror(wait_errno));
         res->spawn_failed = 1;
-        res->spawn_errno = errno;
+        res->spawn_errno = wait_errno;
         return -1;
     }
     if (errno_got == sizeof child_errno) {

@@ -19,12 +19,12 @@ typedef struct proc_limits {
 
 typedef struct proc_options {
     const char *cwd;                 /* NULL inherit */
-    const char *const *env_set;      /* NULL-terminated "NAME=VALUE" list, or NULL */
-    const char *const *env_unset;    /* NULL-terminated names, or NULL */
+    const char *const *env_set;      /* NULL-terminated "NAME=VALUE" added or overriding, or NULL */
+    const char *const *env_unset;    /* NULL-terminated names removed (API keys), or NULL */
     int capture_stdout, capture_stderr; /* 0 inherit, 1 capture */
     size_t capture_cap;              /* per stream; 0 means 16 MiB; beyond it read and drop, set *_truncated */
     const char *stdin_path;          /* NULL inherit, e.g. "/dev/null" */
-    int new_process_group;           /* setpgid(0,0) in child; kill the whole group at timeout and at the end */
+    int new_process_group;           /* setpgid(0,0) in child; signal the whole group at timeout, SIGKILL what is left when the child ends */
     proc_limits limits;
 } proc_options;
 
@@ -35,10 +35,19 @@ typedef struct proc_result {
     strbuf out, err; int out_truncated, err_truncated;
 } proc_result;
 
-/* argv: NULL-terminated; argv[0] a path or a name looked up in PATH.
- * opt may be NULL (all defaults).  Returns 0 if the child ran (whatever its
- * status), -1 if it could not start (spawn_failed, spawn_errno set).  res is
- * always initialised, so proc_result_free is always safe. */
+/* argv: NULL-terminated; argv[0] a path, or a name looked up in cl1cc's own
+ * PATH (not one set through env_set).  opt may be NULL (all defaults).
+ * Returns 0 if the child ran (whatever its status), -1 if it could not start
+ * (spawn_failed and spawn_errno set; EINVAL for an env_set entry without a
+ * name).  res is always initialised, so proc_result_free is always safe.
+ *
+ * Signals while it waits: for a child in the caller's process group,
+ * SIGINT/SIGQUIT are ignored, as by system(3) (the terminal sent them to the
+ * child too).  SIGTERM/SIGHUP, and SIGINT/SIGQUIT for a child in its own
+ * group, are passed on to the child (its group), which is then stopped as at
+ * a timeout and reaped; the signal is raised again in the caller afterwards,
+ * whose disposition decides (tempfiles' handler, the default death).  Call
+ * from one thread at a time: it changes signal dispositions while it waits. */
 int proc_run(const char *const argv[], const proc_options *opt, proc_result *res);
 /* The status a shell would report: the exit code, 128+signal, 127 when the
  * program could not be started, 124 on timeout. */

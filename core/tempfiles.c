@@ -1,6 +1,6 @@
 /*
  * tempfiles.c: registered temporary paths, removed by tempfiles_cleanup, at
- * exit and from SIGINT/SIGTERM/SIGHUP handlers.  The removal uses only
+ * exit and from SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers.  The removal uses only
  * async-signal-safe calls (openat, getdents64, unlinkat) and no allocation.
  */
 #include "tempfiles.h"
@@ -20,7 +20,7 @@
 static str_vec registered;
 static pid_t owner_pid;       /* a forked child that exits must not remove them */
 static int handlers_installed;
-static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 struct linux_dirent64 {
     unsigned long long d_ino;

@@ -1,13 +1,16 @@
 /*
  * test_proc.c: proc_run's statuses, timeouts, group kills, capture, limits
- * and fd hygiene, and tempfiles removal at exit and on SIGTERM.  One program,
- * one ctest per case (argv[1]); it runs itself as the helper child.
+ * and fd hygiene, signals passed on while waiting, and tempfiles removal at
+ * exit and on signals.  One program, one ctest per case (argv[1]); it runs
+ * itself as the helper child.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -220,6 +223,24 @@ static void test_env(void)
     /* the parent's environment is untouched */
     CHECK(getenv("CL1CC_TEST_GONE") && strcmp(getenv("CL1CC_TEST_KEPT"), "kept") == 0);
     CHECK(getenv("CL1CC_TEST_NEW") == NULL);
+    /* a name removes only itself, not the names it is a prefix of */
+    const char *unset_prefix[] = {"CL1CC_TEST", NULL};
+    proc_options p = {0};
+    p.env_unset = unset_prefix;
+    p.capture_stdout = 1;
+    CHECK(proc_run(a, &p, &r) == 0 && r.exited && r.exit_code == 0);
+    CHECK(strstr(sb_str(&r.out), "CL1CC_TEST_KEPT=kept\n") != NULL);
+    proc_result_free(&r);
+    /* an entry without a name is refused before anything runs */
+    const char *bad[] = {"NO_EQUALS_SIGN", NULL};
+    const char *bad2[] = {"=value", NULL};
+    proc_options b = {0};
+    b.env_set = bad;
+    CHECK(proc_run(a, &b, &r) == -1 && r.spawn_failed && r.spawn_errno == EINVAL);
+    proc_result_free(&r);
+    b.env_set = bad2;
+    CHECK(proc_run(a, &b, &r) == -1 && r.spawn_failed && r.spawn_errno == EINVAL);
+    proc_result_free(&r);
 }
 
 static void test_cwd_stdin(void)
@@ -316,6 +337,284 @@ static void test_fd_leak(void)
     close(51);
 }
 
+/* With 0, 1 and 2 closed in the parent, the pipes land there: the child still
+ * gets its stdin, stdout and stderr, and an exec failure is still reported. */
+static void test_closed_stdio(void)
+{
+    int saved[3];
+    for (int i = 0; i < 3; i++) {
+        saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
+        CHECK(saved[i] >= 10);
+    }
+    fflush(NULL);
+    close(0), close(1), close(2);
+    proc_options o = {0};
+    o.capture_stdout = o.capture_stderr = 1;
+    o.stdin_path = "/dev/null";
+    proc_result r, missing;
+    const char *a[] = {"sh", "-c", "cat && echo out && echo err >&2", NULL};
+    int rc = proc_run(a, &o, &r);
+    const char *m[] = {"cl1cc-no-such-program-xyz", NULL};
+    int mrc = proc_run(m, &o, &missing);
+    for (int i = 0; i < 3; i++)
+        if (saved[i] >= 0)
+            dup2(saved[i], i), close(saved[i]);
+    CHECK(rc == 0 && r.exited && r.exit_code == 0);
+    CHECK(strcmp(sb_str(&r.out), "out\n") == 0 && strcmp(sb_str(&r.err), "err\n") == 0);
+    CHECK(mrc == -1 && missing.spawn_failed && missing.spawn_errno == ENOENT);
+    proc_result_free(&r);
+    proc_result_free(&missing);
+}
+
+/* ---- helpers run as a separate process ------------------------------------ */
+
+/* The helper's stdout, read line by line with a deadline, so that a missing
+ * line fails the test at once instead of hanging on a pipe a leftover
+ * process still holds. */
+typedef struct helper_out {
+    int fd;
+    char buf[8192];
+    size_t len;
+} helper_out;
+
+/* Starts this program with args, stdout to a pipe (out), default signal
+ * dispositions, and in a process group of its own when own_group is set. */
+static pid_t spawn_helper(const char *const args[], int own_group, helper_out *out)
+{
+    int p[2];
+    out->fd = -1;
+    out->len = 0;
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int sig = 1; sig < NSIG; sig++)
+            signal(sig, SIG_DFL);
+        if (own_group)
+            setpgid(0, 0);
+        dup2(p[1], 1);
+        execv(self_path, (char *const *)args);
+        _exit(127);
+    }
+    close(p[1]);
+    if (pid < 0) {
+        close(p[0]);
+        return -1;
+    }
+    if (own_group)
+        setpgid(pid, pid);
+    out->fd = p[0];
+    return pid;
+}
+
+static int read_line(helper_out *h, char *line, size_t size)
+{
+    for (int waited_ms = 0; h->fd >= 0 && waited_ms < 5000;) {
+        char *nl = memchr(h->buf, '\n', h->len);
+        if (nl) {
+            size_t n = (size_t)(nl - h->buf);
+            if (n >= size)
+                n = size - 1;
+            memcpy(line, h->buf, n);
+            line[n] = '\0';
+            size_t used = (size_t)(nl - h->buf) + 1;
+            memmove(h->buf, h->buf + used, h->len - used);
+            h->len -= used;
+            return 0;
+        }
+        struct pollfd pfd = {.fd = h->fd, .events = POLLIN};
+        int r = poll(&pfd, 1, 100);
+        if (r == 0) {
+            waited_ms += 100;
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        ssize_t got = r > 0 && h->len < sizeof h->buf
+                          ? read(h->fd, h->buf + h->len, sizeof h->buf - h->len)
+                          : -1;
+        if (got <= 0)
+            break;
+        h->len += (size_t)got;
+    }
+    fprintf(stderr, "no line from the helper\n");
+    return -1;
+}
+
+static void helper_close(helper_out *h)
+{
+    if (h->fd >= 0)
+        close(h->fd);
+    h->fd = -1;
+}
+
+/* The helper's wait status; a helper still running after 5 s fails the
+ * check and is killed, so that a broken build does not hang the test. */
+static int wait_status(pid_t pid, double *seconds)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int status = -1;
+    for (int i = 0;; i++) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        if (i == 500) {
+            fprintf(stderr, "helper %ld still running: killed\n", (long)pid);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            status = -1;
+            break;
+        }
+        sleep_ms(10);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (seconds)
+        *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    return status;
+}
+
+/* Checks that a descendant of the helper is gone; kills it when not. */
+static void check_gone(long pid)
+{
+    if (pid <= 1)
+        return;
+    int gone = pid_dead(pid);
+    CHECK(gone);
+    if (!gone)
+        kill((pid_t)pid, SIGKILL);
+}
+
+/* helper: registers a temporary directory, prints it, runs `sh -c script`
+ * with stdout passed through, then prints the shell status and exits 0 */
+static int helper_run(const char *group, const char *script)
+{
+    tempfiles_install_handlers();
+    strbuf dir;
+    sb_init(&dir);
+    if (tempfiles_make_dir("cl1cc-proc-helper-", &dir) != 0)
+        return 2;
+    printf("%s\n", sb_str(&dir));
+    fflush(stdout);
+    sb_free(&dir);
+    proc_options o = {0};
+    o.new_process_group = strcmp(group, "1") == 0;
+    o.limits.grace_seconds = 0.3;
+    proc_result r;
+    const char *a[] = {"sh", "-c", script, NULL};
+    int rc = proc_run(a, &o, &r);
+    printf("status %d\n", rc == 0 ? proc_shell_status(&r) : -1);
+    proc_result_free(&r);
+    return 0;
+}
+
+/* Prints "child grandchild" pids and waits on the grandchild; says when the
+ * signal reached it (the parent's death alone would SIGKILL it silently). */
+static const char term_script[] =
+    "trap 'echo got-term; exit 3' TERM; sleep 100 & echo $$ $!; wait";
+static const char int_script[] =
+    "trap 'echo got-int; exit 3' INT; sleep 100 & echo $$ $!; wait";
+
+/* SIGTERM to cl1cc while it waits on a child in its own group: the whole
+ * group stops, the temporaries go, and cl1cc dies of SIGTERM. */
+static void test_forward_group(void)
+{
+    helper_out out;
+    const char *args[] = {self_path, "helper-run", "1", term_script, NULL};
+    pid_t h = spawn_helper(args, 0, &out);
+    CHECK(h > 0);
+    char dir[4096] = "", pids[128] = "";
+    CHECK(read_line(&out, dir, sizeof dir) == 0 && strstr(dir, "cl1cc-proc-helper-"));
+    CHECK(read_line(&out, pids, sizeof pids) == 0);
+    long child = 0, grandchild = 0;
+    CHECK(sscanf(pids, "%ld %ld", &child, &grandchild) == 2 && child > 1 && grandchild > 1);
+    CHECK(h > 0 && kill(h, SIGTERM) == 0);
+    char marker[64] = "";
+    CHECK(read_line(&out, marker, sizeof marker) == 0 && strcmp(marker, "got-term") == 0);
+    double secs = 0;
+    int st = h > 0 ? wait_status(h, &secs) : -1;
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    CHECK(secs < 3.0);
+    CHECK(dir[0] && !path_exists(dir));
+    check_gone(child);
+    check_gone(grandchild);
+    helper_close(&out);
+}
+
+/* The same with a child in cl1cc's own group: the child gets the SIGTERM
+ * (its background grandchild is not ours to kill then). */
+static void test_forward_same(void)
+{
+    helper_out out;
+    const char *args[] = {self_path, "helper-run", "0", term_script, NULL};
+    pid_t h = spawn_helper(args, 0, &out);
+    CHECK(h > 0);
+    char dir[4096] = "", pids[128] = "";
+    CHECK(read_line(&out, dir, sizeof dir) == 0 && strstr(dir, "cl1cc-proc-helper-"));
+    CHECK(read_line(&out, pids, sizeof pids) == 0);
+    long child = 0, grandchild = 0;
+    CHECK(sscanf(pids, "%ld %ld", &child, &grandchild) == 2 && child > 1 && grandchild > 1);
+    CHECK(h > 0 && kill(h, SIGTERM) == 0);
+    char marker[64] = "";
+    CHECK(read_line(&out, marker, sizeof marker) == 0 && strcmp(marker, "got-term") == 0);
+    double secs = 0;
+    int st = h > 0 ? wait_status(h, &secs) : -1;
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    CHECK(secs < 3.0);
+    CHECK(dir[0] && !path_exists(dir));
+    check_gone(child);
+    if (grandchild > 1)
+        kill((pid_t)grandchild, SIGKILL); /* not ours to kill in this mode */
+    helper_close(&out);
+}
+
+/* ^C at a terminal: SIGINT to the foreground group, cl1cc and its child.
+ * cl1cc ignores it while waiting, like system(3); the child dies of it and
+ * cl1cc reports 130 and exits normally. */
+static void test_sigint_same(void)
+{
+    helper_out out;
+    const char *args[] = {self_path, "helper-run", "0", "echo $$; exec sleep 100", NULL};
+    pid_t h = spawn_helper(args, 1, &out);
+    CHECK(h > 0);
+    char dir[4096] = "", line[128] = "";
+    CHECK(read_line(&out, dir, sizeof dir) == 0 && strstr(dir, "cl1cc-proc-helper-"));
+    CHECK(read_line(&out, line, sizeof line) == 0 && strtol(line, NULL, 10) > 1);
+    CHECK(h > 0 && kill(-h, SIGINT) == 0);
+    CHECK(read_line(&out, line, sizeof line) == 0 && strcmp(line, "status 130") == 0);
+    int st = h > 0 ? wait_status(h, NULL) : -1;
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK(dir[0] && !path_exists(dir));
+    helper_close(&out);
+}
+
+/* SIGINT to cl1cc whose child runs in a group of its own (the terminal cannot
+ * reach it): passed on, then cl1cc dies of SIGINT after cleaning up. */
+static void test_sigint_group(void)
+{
+    helper_out out;
+    const char *args[] = {self_path, "helper-run", "1", int_script, NULL};
+    pid_t h = spawn_helper(args, 1, &out);
+    CHECK(h > 0);
+    char dir[4096] = "", pids[128] = "", marker[64] = "";
+    CHECK(read_line(&out, dir, sizeof dir) == 0 && strstr(dir, "cl1cc-proc-helper-"));
+    CHECK(read_line(&out, pids, sizeof pids) == 0);
+    long child = 0, grandchild = 0;
+    CHECK(sscanf(pids, "%ld %ld", &child, &grandchild) == 2 && child > 1 && grandchild > 1);
+    CHECK(h > 0 && kill(h, SIGINT) == 0);
+    CHECK(read_line(&out, marker, sizeof marker) == 0 && strcmp(marker, "got-int") == 0);
+    double secs = 0;
+    int st = h > 0 ? wait_status(h, &secs) : -1;
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+    CHECK(secs < 3.0);
+    CHECK(dir[0] && !path_exists(dir));
+    check_gone(child);
+    /* a background job ignores SIGINT: the group's SIGKILL at the end took it */
+    check_gone(grandchild);
+    helper_close(&out);
+}
+
 /* ---- tempfiles ----------------------------------------------------------- */
 
 static void fill_dir(const char *dir)
@@ -399,11 +698,31 @@ static void test_tempfiles_exit(void)
     sb_free(&file);
 }
 
+/* a helper that registers a filled directory, then is signalled: the
+ * directory is gone and the helper's status names the signal */
 static void test_tempfiles_signal(void)
 {
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        helper_out out;
+        const char *args[] = {self_path, "helper-wait", NULL};
+        pid_t h = spawn_helper(args, 0, &out);
+        CHECK(h > 0);
+        char dir[4096] = "";
+        CHECK(read_line(&out, dir, sizeof dir) == 0 && strstr(dir, "cl1cc-proc-helper-"));
+        CHECK(dir[0] && path_exists(dir)); /* it was there while the helper ran */
+        CHECK(h > 0 && kill(h, sigs[i]) == 0);
+        int st = h > 0 ? wait_status(h, NULL) : -1;
+        CHECK(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i]);
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != sigs[i])
+            fprintf(stderr, "signal %d: helper status 0x%x\n", sigs[i], (unsigned)st);
+        CHECK(dir[0] && !path_exists(dir));
+        helper_close(&out);
+    }
+    /* proc_run's own SIGTERM at the wall limit does the same */
     proc_options o = {0};
     o.capture_stdout = 1;
-    o.limits.wall_seconds = 1.0; /* proc_run's SIGTERM stops the helper */
+    o.limits.wall_seconds = 1.0;
     o.limits.grace_seconds = 5;
     proc_result r;
     const char *a[] = {self_path, "helper-wait", NULL};
@@ -428,12 +747,17 @@ int main(int argc, char **argv)
         {"capture_cap", test_capture_cap}, {"missing", test_missing},
         {"env", test_env},               {"cwd_stdin", test_cwd_stdin},
         {"limits", test_limits},         {"fd_leak", test_fd_leak},
+        {"closed_stdio", test_closed_stdio},
+        {"forward_group", test_forward_group}, {"forward_same", test_forward_same},
+        {"sigint_same", test_sigint_same}, {"sigint_group", test_sigint_group},
         {"tempfiles_exit", test_tempfiles_exit}, {"tempfiles_signal", test_tempfiles_signal},
     };
     if (argc == 2 && strcmp(argv[1], "helper-exit") == 0)
         return helper_tempdir(0);
     if (argc == 2 && strcmp(argv[1], "helper-wait") == 0)
         return helper_tempdir(1);
+    if (argc == 4 && strcmp(argv[1], "helper-run") == 0)
+        return helper_run(argv[2], argv[3]);
     int ran = 0;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
