@@ -11,10 +11,14 @@
 
 typedef struct parser {
     nvcc_cmdline *c;
-    int lang_override; /* -x: an nvcc_lang, or -1 */
+    int lang_override; /* the last -x: an nvcc_lang, or -1 */
     int from_env;      /* parsing NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS */
     int info;          /* --help/--version seen: that phase wins */
-    cstr_vec arch_values, code_values, gencode_codes;
+    int phase_rank;    /* rank of the phase option that won so far */
+    int device_c;      /* -dc seen */
+    const char *last_arch;  /* -arch: the last one counts */
+    cstr_vec code_values;   /* -code: they add up */
+    cstr_vec gencode_codes; /* code= of every -gencode */
 } parser;
 
 const char *nvcc_phase_name(nvcc_phase p)
@@ -123,7 +127,7 @@ static const wr_option *match_option(const char *arg, const char **inline_value)
 
 /* ---- recording ----------------------------------------------------------- */
 
-static void push_str(nvcc_cmdline *c, str_vec *v, const char *s)
+static void push_str(nvcc_cmdline *c, cstr_vec *v, const char *s)
 {
     vec_push(v, arena_strdup(&c->strings, s));
 }
@@ -234,17 +238,49 @@ static void parse_gencode(parser *p, const char *spec)
     }
 }
 
-static void set_phase(parser *p, nvcc_phase ph)
+/* nvcc picks the phase by rank, not by order: with several phase options the
+ * one that stops earliest in its pipeline wins (-M over -E over -ptx over
+ * -cubin over -fatbin over -cuda over -c over -dlink over -lib/-link/-run;
+ * checked with nvcc 13.0.88).  Equal ranks nvcc rejects, or they agree. */
+static int phase_rank(const char *option)
 {
-    if (!p->info)
-        p->c->phase = ph;
+    static const struct {
+        const char *name;
+        int rank;
+    } ranks[] = {{"generate-dependencies", 0},
+                 {"generate-nonsystem-dependencies", 0},
+                 {"preprocess", 1},
+                 {"optix-ir", 2},
+                 {"ltoir", 3},
+                 {"ptx", 3},
+                 {"cubin", 4},
+                 {"fatbin", 5},
+                 {"cuda", 6},
+                 {"compile", 7},
+                 {"device-c", 7},
+                 {"device-w", 7},
+                 {"device-link", 8},
+                 {"lib", 9},
+                 {"link", 9},
+                 {"run", 9}};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+        if (!strcmp(ranks[i].name, option))
+            return ranks[i].rank;
+    return 10;
 }
 
-static int is_true(const char *v)
+static void set_phase(parser *p, nvcc_phase ph, const char *option)
 {
-    return !strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE") || !strcmp(v, "1");
+    int rank = phase_rank(option);
+    if (p->info || rank >= p->phase_rank)
+        return;
+    p->phase_rank = rank;
+    p->c->phase = ph;
+    p->c->phase_option = option;
 }
 
+/* nvcc 13 allows c, c++ and cu; it rejects "none" ("Value 'none' is not
+ * defined for option 'x'"), which is taken here as "by suffix again". */
 static int lang_from_x(const char *v)
 {
     if (!strcmp(v, "cu"))
@@ -276,17 +312,17 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
 #define IS(k) (!strcmp(key, k))
     /* phases */
     if (IS("cuda") || IS("optix-ir") || IS("ltoir"))
-        set_phase(p, NVCC_PHASE_OTHER);
+        set_phase(p, NVCC_PHASE_OTHER, key);
     else if (IS("cubin"))
-        set_phase(p, NVCC_PHASE_CUBIN);
+        set_phase(p, NVCC_PHASE_CUBIN, key);
     else if (IS("fatbin"))
-        set_phase(p, NVCC_PHASE_FATBIN);
+        set_phase(p, NVCC_PHASE_FATBIN, key);
     else if (IS("ptx"))
-        set_phase(p, NVCC_PHASE_PTX);
+        set_phase(p, NVCC_PHASE_PTX, key);
     else if (IS("preprocess"))
-        set_phase(p, NVCC_PHASE_PREPROCESS);
+        set_phase(p, NVCC_PHASE_PREPROCESS, key);
     else if (IS("generate-dependencies") || IS("generate-nonsystem-dependencies")) {
-        set_phase(p, NVCC_PHASE_DEPS_ONLY);
+        set_phase(p, NVCC_PHASE_DEPS_ONLY, key);
         c->dep_generate = 1;
     } else if (IS("generate-dependencies-with-compile") ||
                IS("generate-nonsystem-dependencies-with-compile")) {
@@ -297,21 +333,22 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
     else if (IS("dependency-target-name"))
         c->dep_target = v;
     else if (IS("compile") || IS("device-w"))
-        set_phase(p, NVCC_PHASE_COMPILE);
+        set_phase(p, NVCC_PHASE_COMPILE, key);
     else if (IS("device-c")) {
-        set_phase(p, NVCC_PHASE_DEVICE_C);
-        c->relocatable = 1;
+        set_phase(p, NVCC_PHASE_COMPILE, key);
+        p->device_c = 1;
         push_codegen(p, "relocatable-device-code", "true");
     } else if (IS("device-link"))
-        set_phase(p, NVCC_PHASE_DEVICE_LINK);
+        set_phase(p, NVCC_PHASE_DEVICE_LINK, key);
     else if (IS("link"))
-        set_phase(p, NVCC_PHASE_LINK);
+        set_phase(p, NVCC_PHASE_LINK, key);
     else if (IS("lib"))
-        set_phase(p, NVCC_PHASE_LIB);
+        set_phase(p, NVCC_PHASE_LIB, key);
     else if (IS("run"))
-        set_phase(p, NVCC_PHASE_RUN);
+        set_phase(p, NVCC_PHASE_RUN, key);
     else if (IS("help") || IS("version") || IS("list-gpu-code") || IS("list-gpu-arch")) {
         c->phase = NVCC_PHASE_INFO;
+        c->phase_option = key;
         p->info = 1;
     }
     /* output and modes */
@@ -322,8 +359,10 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
         c->dryrun = 1;
     else if (IS("verbose"))
         c->verbose = 1;
-    else if (IS("x"))
+    else if (IS("x")) {
         p->lang_override = lang_from_x(v);
+        push_codegen(p, key, v); /* the language changes the code */
+    }
     /* frontend */
     else if (IS("include-path"))
         each_element(p, v, add_frontend, "-I");
@@ -341,7 +380,7 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
     }
     /* architectures */
     else if (IS("gpu-architecture")) {
-        vec_push(&p->arch_values, v);
+        p->last_arch = v;
         push_codegen(p, key, v);
     } else if (IS("gpu-code")) {
         each_element(p, v, add_code_value, NULL);
@@ -350,7 +389,7 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
         parse_gencode(p, v);
         push_codegen(p, key, v);
     } else if (IS("relocatable-device-code")) {
-        c->relocatable = is_true(v);
+        c->relocatable = !strcmp(v, "true"); /* nvcc: the last value counts */
         push_codegen(p, key, v);
     } else if (IS("expt-extended-lambda"))
         push_codegen(p, "extended-lambda", NULL);
@@ -366,13 +405,28 @@ static void apply(parser *p, const wr_option *o, const char *v, size_t index)
 #undef IS
 }
 
+/* The language comes from the suffix here; the last -x of the whole command
+ * line overrides it for every input afterwards (see finish_inputs). */
 static void add_input(parser *p, const char *path, size_t index)
 {
     nvcc_input in;
     in.path = path;
-    in.lang = p->lang_override >= 0 ? (nvcc_lang)p->lang_override : lang_of_path(path);
+    in.lang = lang_of_path(path);
     in.arg_index = index;
     vec_push(&p->c->inputs, in);
+}
+
+/* nvcc 13.0.88 is not positional about -x, whatever its documentation of
+ * older versions says: the last -x anywhere (NVCC_APPEND_FLAGS included)
+ * applies to every input, before or after it, objects and libraries too
+ * ("nvcc -c a.cu -x c++ b.cpp" compiles a.cu as C++; "-x cu" makes cudafe++
+ * read a .o).  Checked with --dryrun. */
+static void finish_inputs(parser *p)
+{
+    if (p->lang_override < 0)
+        return;
+    for (size_t i = 0; i < p->c->inputs.len; i++)
+        p->c->inputs.items[i].lang = (nvcc_lang)p->lang_override;
 }
 
 /* args are either cl->argv (indices recorded) or words from the environment */
@@ -419,44 +473,57 @@ static int is_real(const char *a)
     return !strncmp(a, "sm_", 3);
 }
 
+/* Real targets: those of the last -arch, or of the -code values when there
+ * are any (then -arch is virtual), then each -gencode's code= list: nvcc
+ * builds for both when -arch and -gencode are given. */
 static void finish_archs(parser *p)
 {
     nvcc_cmdline *c = p->c;
-    if (!p->arch_values.len && !p->code_values.len && !p->gencode_codes.len) {
+    if (!p->last_arch && !p->code_values.len && !p->gencode_codes.len) {
         add_arch(c, DEFAULT_GPU_ARCH);
         return;
     }
-    for (size_t i = 0; i < p->gencode_codes.len; i++)
-        if (is_real(p->gencode_codes.items[i]))
-            add_arch(c, p->gencode_codes.items[i]);
     if (p->code_values.len) {
         for (size_t i = 0; i < p->code_values.len; i++)
             if (is_real(p->code_values.items[i]))
                 add_arch(c, p->code_values.items[i]);
-    } else {
-        /* -arch alone: a real arch is its own code; a virtual one gives PTX only */
-        for (size_t i = 0; i < p->arch_values.len; i++) {
-            const char *a = p->arch_values.items[i];
-            if (is_real(a) || !strcmp(a, "native") || !strcmp(a, "all") ||
-                !strcmp(a, "all-major"))
-                add_arch(c, a);
-        }
+    } else if (p->last_arch) {
+        /* -arch alone: a real arch is its own code; a virtual one gives PTX
+         * only; native/all/all-major depend on the machine and the nvcc */
+        const char *a = p->last_arch;
+        if (is_real(a) || !strcmp(a, "native") || !strcmp(a, "all") || !strcmp(a, "all-major"))
+            add_arch(c, a);
     }
+    for (size_t i = 0; i < p->gencode_codes.len; i++)
+        if (is_real(p->gencode_codes.items[i]))
+            add_arch(c, p->gencode_codes.items[i]);
 }
 
-static void parse_env(parser *p, const char *name)
+/* nvcc reads NVCC_PREPEND_FLAGS before the command line and
+ * NVCC_APPEND_FLAGS after it, expanding -optf there too (not "@file"). */
+static int parse_env(parser *p, const char *name, strbuf *err)
 {
     const char *value = getenv(name);
     if (!value || !*value)
-        return;
+        return 0;
     nvcc_cmdline *c = p->c;
-    str_vec words = {0};
-    wr_split_words(value, strlen(value), &c->strings, &words);
-    p->from_env = 1;
-    parse_words(p, words.items, words.len);
-    p->from_env = 0;
+    str_vec words = {0}, expanded = {0};
+    wr_split_words(value, strlen(value), WR_SPLIT_ENV, &c->strings, &words);
+    strbuf why;
+    sb_init(&why);
+    int rc = wr_expand_args((int)words.len, words.items, 0, &c->strings, &expanded, &why);
+    if (rc != 0) {
+        sb_printf(err, "%s: %s", name, sb_str(&why));
+    } else {
+        p->from_env = 1;
+        parse_words(p, expanded.items, expanded.len);
+        p->from_env = 0;
+        vec_push(&c->codegen_flags, arena_printf(&c->strings, "env:%s=%s", name, value));
+    }
+    sb_free(&why);
     vec_free(&words);
-    vec_push(&c->codegen_flags, arena_printf(&c->strings, "env:%s=%s", name, value));
+    vec_free(&expanded);
+    return rc;
 }
 
 int nvcc_cmdline_parse(int argc, char **argv, nvcc_cmdline *out, strbuf *err)
@@ -465,22 +532,28 @@ int nvcc_cmdline_parse(int argc, char **argv, nvcc_cmdline *out, strbuf *err)
     arena_init(&out->strings);
     out->output_index = SIZE_MAX;
     out->phase = NVCC_PHASE_LINK;
-    if (wr_expand_response_files(argc, argv, out, err) != 0)
+    if (wr_expand_args(argc, argv, 1, &out->strings, &out->argv, err) != 0)
         return -1;
     parser p;
     memset(&p, 0, sizeof p);
     p.c = out;
     p.lang_override = -1;
-    /* nvcc reads NVCC_PREPEND_FLAGS before the command line (a -x there
-     * applies to the inputs) and NVCC_APPEND_FLAGS after it */
-    parse_env(&p, "NVCC_PREPEND_FLAGS");
-    parse_words(&p, out->argv.items, out->argv.len);
-    parse_env(&p, "NVCC_APPEND_FLAGS");
+    p.phase_rank = 100;
+    int rc = parse_env(&p, "NVCC_PREPEND_FLAGS", err);
+    if (rc == 0) {
+        parse_words(&p, out->argv.items, out->argv.len);
+        rc = parse_env(&p, "NVCC_APPEND_FLAGS", err);
+    }
+    /* -dc, or -c with -rdc=true: relocatable device code */
+    if (p.device_c)
+        out->relocatable = 1;
+    if (out->phase == NVCC_PHASE_COMPILE && out->relocatable)
+        out->phase = NVCC_PHASE_DEVICE_C;
+    finish_inputs(&p);
     finish_archs(&p);
-    vec_free(&p.arch_values);
     vec_free(&p.code_values);
     vec_free(&p.gencode_codes);
-    return 0;
+    return rc;
 }
 
 void nvcc_cmdline_free(nvcc_cmdline *c)
@@ -517,14 +590,29 @@ const char *nvcc_default_output(const nvcc_cmdline *c, size_t input_index, arena
     case NVCC_PHASE_FATBIN:
         suffix = ".fatbin";
         break;
+    case NVCC_PHASE_OTHER:
+        if (c->phase_option && !strcmp(c->phase_option, "cuda"))
+            suffix = ".cu.cpp.ii";
+        else if (c->phase_option && !strcmp(c->phase_option, "optix-ir"))
+            suffix = ".optixir";
+        else if (c->phase_option && !strcmp(c->phase_option, "ltoir"))
+            suffix = ".ltoir";
+        else
+            return NULL;
+        break;
     default:
         return NULL;
     }
     if (input_index >= c->inputs.len)
         return NULL;
     const char *path = c->inputs.items[input_index].path;
+    /* stdin ("-") gives a name with a random tmpxft_ part */
+    if (!strcmp(path, "-"))
+        return NULL;
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
+    if (!*base)
+        return NULL;
     const char *dot = strrchr(base, '.');
     size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     return arena_printf(a, "%.*s%s", (int)stem, base, suffix);

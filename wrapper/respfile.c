@@ -1,7 +1,9 @@
 /*
  * respfile.c: expands response files in an nvcc argv: "@file" (which CMake
- * writes for Ninja but nvcc does not understand) and nvcc's own -optf /
- * --options-file, nested, with shell-like quoting, up to a depth limit.
+ * writes for Ninja links but nvcc does not understand) and nvcc's own -optf /
+ * --options-file, nested, up to a depth limit.  Each kind is split the way
+ * its reader splits it: "@file" like a POSIX shell (GCC, CMake), -optf the
+ * way nvcc 13 does (no single quotes), NVCC_*_FLAGS the way nvcc does.
  */
 #include "wrapper_internal.h"
 
@@ -11,77 +13,112 @@
 #define RESP_MAX_DEPTH 16
 #define RESP_MAX_BYTES (64u << 20)
 #define RESP_MAX_ARGS (1u << 22)
+#define RESP_MAX_FILES 1024 /* files read in all: "@a @a" in a nests exponentially */
 
-/* Splits text the way a POSIX shell splits words (quotes and backslashes,
- * no expansions), which is how CMake quotes response files. */
-void wr_split_words(const char *text, size_t len, arena *a, str_vec *words)
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* One word of text starting at *i (not a blank) under the given rules. */
+static void split_one(const char *text, size_t len, size_t *pos, wr_split_mode mode,
+                      strbuf *w)
+{
+    size_t i = *pos;
+    while (i < len && !is_blank(text[i])) {
+        char c = text[i];
+        if (mode == WR_SPLIT_ENV) {
+            /* nvcc keeps quotes and backslashes in the word; they only
+             * protect blanks from splitting */
+            if (c == '"') {
+                sb_putc(w, text[i++]);
+                while (i < len && text[i] != '"')
+                    sb_putc(w, text[i++]);
+                if (i < len)
+                    sb_putc(w, text[i++]);
+            } else if (c == '\\' && i + 1 < len) {
+                sb_append(w, text + i, 2);
+                i += 2;
+            } else {
+                sb_putc(w, c);
+                i++;
+            }
+        } else if (c == '\\') {
+            /* outside quotes both readers take the next byte as it is;
+             * backslash-newline joins lines */
+            if (i + 1 < len && text[i + 1] != '\n')
+                sb_putc(w, text[i + 1]);
+            i += i + 1 < len ? 2 : 1;
+        } else if (c == '\'' && mode == WR_SPLIT_SHELL) {
+            i++;
+            size_t start = i;
+            while (i < len && text[i] != '\'')
+                i++;
+            sb_append(w, text + start, i - start);
+            if (i < len)
+                i++;
+        } else if (c == '"') {
+            i++;
+            while (i < len && text[i] != '"') {
+                /* the shell escapes only these inside double quotes; nvcc's
+                 * options-file reader escapes any byte */
+                if (text[i] == '\\' && i + 1 < len &&
+                    (mode == WR_SPLIT_OPTF || strchr("\"\\$`\n", text[i + 1]))) {
+                    if (text[i + 1] != '\n')
+                        sb_putc(w, text[i + 1]);
+                    i += 2;
+                } else {
+                    sb_putc(w, text[i++]);
+                }
+            }
+            if (i < len)
+                i++;
+        } else {
+            sb_putc(w, c);
+            i++;
+        }
+    }
+    *pos = i;
+}
+
+void wr_split_words(const char *text, size_t len, wr_split_mode mode, arena *a,
+                    str_vec *words)
 {
     strbuf w;
     sb_init(&w);
     size_t i = 0;
     while (i < len) {
-        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-                           text[i] == '\r' || text[i] == '\f' || text[i] == '\v'))
+        while (i < len && is_blank(text[i]))
             i++;
         if (i >= len)
             break;
         sb_clear(&w);
-        while (i < len && !(text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-                            text[i] == '\r' || text[i] == '\f' || text[i] == '\v')) {
-            char c = text[i];
-            if (c == '\\') {
-                if (i + 1 < len) {
-                    if (text[i + 1] != '\n')
-                        sb_putc(&w, text[i + 1]);
-                    i += 2;
-                } else {
-                    i++;
-                }
-            } else if (c == '\'') {
-                i++;
-                size_t start = i;
-                while (i < len && text[i] != '\'')
-                    i++;
-                sb_append(&w, text + start, i - start);
-                if (i < len)
-                    i++;
-            } else if (c == '"') {
-                i++;
-                while (i < len && text[i] != '"') {
-                    if (text[i] == '\\' && i + 1 < len &&
-                        strchr("\"\\$`\n", text[i + 1])) {
-                        if (text[i + 1] != '\n')
-                            sb_putc(&w, text[i + 1]);
-                        i += 2;
-                    } else {
-                        sb_putc(&w, text[i++]);
-                    }
-                }
-                if (i < len)
-                    i++;
-            } else {
-                sb_putc(&w, c);
-                i++;
-            }
-        }
+        split_one(text, len, &i, mode, &w);
         vec_push(words, arena_strndup(a, sb_str(&w), w.len));
     }
     sb_free(&w);
 }
 
 typedef struct expander {
-    nvcc_cmdline *out;
+    arena *strings;
+    str_vec *out;
+    int at_files; /* "@file" is a response file (not in NVCC_*_FLAGS) */
     strbuf *err;
-    size_t bytes;
+    size_t bytes, files;
 } expander;
 
 static int expand(expander *x, char **args, size_t n, int depth);
 
-static int expand_file(expander *x, const char *path, const char *shown, int depth)
+static int expand_file(expander *x, const char *path, const char *shown, wr_split_mode mode,
+                       int depth)
 {
     if (depth >= RESP_MAX_DEPTH) {
         sb_printf(x->err, "%s: response files nested more than %d deep", shown,
                   RESP_MAX_DEPTH);
+        return -1;
+    }
+    if (++x->files > RESP_MAX_FILES) {
+        sb_printf(x->err, "%s: more than %d response files read", shown, RESP_MAX_FILES);
         return -1;
     }
     char *text = NULL;
@@ -98,7 +135,7 @@ static int expand_file(expander *x, const char *path, const char *shown, int dep
         return -1;
     }
     str_vec words = {0};
-    wr_split_words(text, len, &x->out->strings, &words);
+    wr_split_words(text, len, mode, x->strings, &words);
     free(text);
     int rc = expand(x, words.items, words.len, depth + 1);
     vec_free(&words);
@@ -110,7 +147,7 @@ static int expand_file(expander *x, const char *path, const char *shown, int dep
 static const char *optf_value(char **args, size_t n, size_t i, size_t *used, int *missing)
 {
     const char *a = args[i];
-    const char *names[] = {"-optf", "--options-file"};
+    static const char *const names[] = {"-optf", "--options-file"};
     *missing = 0;
     for (int k = 0; k < 2; k++) {
         size_t nl = strlen(names[k]);
@@ -136,8 +173,8 @@ static int expand(expander *x, char **args, size_t n, int depth)
 {
     for (size_t i = 0; i < n; i++) {
         const char *a = args[i];
-        if (a[0] == '@' && a[1] != '\0') {
-            if (expand_file(x, a + 1, a, depth) != 0)
+        if (x->at_files && a[0] == '@' && a[1] != '\0') {
+            if (expand_file(x, a + 1, a, WR_SPLIT_SHELL, depth) != 0)
                 return -1;
             continue;
         }
@@ -155,8 +192,8 @@ static int expand(expander *x, char **args, size_t n, int depth)
                 const char *comma = strchr(p, ',');
                 size_t l = comma ? (size_t)(comma - p) : strlen(p);
                 if (l) {
-                    char *path = arena_strndup(&x->out->strings, p, l);
-                    if (expand_file(x, path, path, depth) != 0)
+                    char *path = arena_strndup(x->strings, p, l);
+                    if (expand_file(x, path, path, WR_SPLIT_OPTF, depth) != 0)
                         return -1;
                 }
                 if (!comma)
@@ -166,17 +203,18 @@ static int expand(expander *x, char **args, size_t n, int depth)
             i += used - 1;
             continue;
         }
-        if (x->out->argv.len >= RESP_MAX_ARGS) {
+        if (x->out->len >= RESP_MAX_ARGS) {
             sb_printf(x->err, "more than %u arguments", RESP_MAX_ARGS);
             return -1;
         }
-        vec_push(&x->out->argv, arena_strdup(&x->out->strings, a));
+        vec_push(x->out, arena_strdup(x->strings, a));
     }
     return 0;
 }
 
-int wr_expand_response_files(int argc, char **argv, nvcc_cmdline *out, strbuf *err)
+int wr_expand_args(int argc, char **argv, int at_files, arena *strings, str_vec *out,
+                   strbuf *err)
 {
-    expander x = {out, err, 0};
+    expander x = {strings, out, at_files, err, 0, 0};
     return expand(&x, argv, argc > 0 ? (size_t)argc : 0, 0);
 }

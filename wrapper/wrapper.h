@@ -1,17 +1,21 @@
 /*
  * wrapper.h: the nvcc command line as cl1cc understands it: phase, inputs and
  * their languages, output, dependency flags, the flags the frontend and the
- * cache key need.  Pure: parsing reads response files but runs nothing.
+ * cache key need; and where the real nvcc is.  Runs nothing: parsing reads
+ * response files and the environment, locating looks at the file system.
  */
 #ifndef CL1CC_WRAPPER_H
 #define CL1CC_WRAPPER_H
 
 #include "core.h"
 
+/* With several phase options nvcc does not take the last: the one that stops
+ * earliest wins (-M, -E, -optix-ir, -ptx/-ltoir, -cubin, -fatbin, -cuda, -c,
+ * -dlink, -lib/-link/-run, in that order); --help and friends beat all. */
 typedef enum nvcc_phase {
     NVCC_PHASE_LINK,        /* no phase option: compile and link */
     NVCC_PHASE_COMPILE,     /* -c, -dw */
-    NVCC_PHASE_DEVICE_C,    /* -dc */
+    NVCC_PHASE_DEVICE_C,    /* -dc, or -c with -rdc=true */
     NVCC_PHASE_DEVICE_LINK, /* -dlink */
     NVCC_PHASE_PREPROCESS,  /* -E */
     NVCC_PHASE_PTX,
@@ -38,7 +42,9 @@ typedef enum nvcc_lang {
 
 typedef struct nvcc_input {
     const char *path;
-    nvcc_lang lang;   /* from the suffix, or from the -x before it */
+    nvcc_lang lang;   /* from the suffix, unless there is a -x: nvcc 13 applies
+                         the last -x of the command line to every input, those
+                         before it and objects included (not positional) */
     size_t arg_index; /* argv.items[arg_index] == path */
 } nvcc_input;
 
@@ -51,39 +57,55 @@ typedef struct nvcc_cmdline {
     size_t output_index; /* index in argv of the -o option (or of
                             "--output-file=f"); SIZE_MAX when none */
     nvcc_phase phase;
-    int dryrun, verbose, relocatable;
+    const char *phase_option; /* nvcc's long name of the option that chose the
+                                 phase ("compile", "cuda", "version"), or NULL */
+    int dryrun, verbose, relocatable; /* relocatable: -dc, or the last -rdc is true */
     int dep_generate;       /* any of -M -MM -MD -MMD and long forms */
     int dep_with_compile;   /* -MD/-MMD and the ...-with-compile long forms */
     const char *dep_file;   /* -MF / --dependency-output */
     const char *dep_target; /* -MT / --dependency-target-name */
     /* clang spelling, in order: "-Idir", "-isystem","dir", "-DX=1", "-UX",
      * "-include","f", "-std=c++17" (from short and long nvcc forms) */
-    str_vec frontend_flags;
-    /* flags that change generated code, normalized to "--long-name=value"
-     * (or "--long-name"), so "-arch sm_90", "-arch=sm_90" and
-     * "--gpu-architecture sm_90" give the same string; plus
+    cstr_vec frontend_flags;
+    /* flags that change generated code, in order, normalized to
+     * "--long-name=value" (or "--long-name"), so "-arch sm_90", "-arch=sm_90"
+     * and "--gpu-architecture sm_90" give the same string ("-x cu" gives
+     * "--x=cu", -dc adds "--relocatable-device-code=true"); plus
      * "env:NVCC_PREPEND_FLAGS=..." / "env:NVCC_APPEND_FLAGS=..." when set
      * (nvcc applies those itself: they never appear in argv) */
-    str_vec codegen_flags;
-    /* real SM targets ("sm_90"), deduplicated, in order of appearance; nvcc's
-     * default (sm_75) when no architecture is given; "native", "all",
-     * "all-major" recorded as given */
-    str_vec gpu_archs;
+    cstr_vec codegen_flags;
+    /* real SM targets ("sm_90"), deduplicated: those of the last -arch (or of
+     * the -code values, which add up), then those of each -gencode; nvcc's
+     * default (sm_75, nvcc 13.0) when no architecture is given; "native",
+     * "all", "all-major" recorded as given (they depend on the machine) */
+    cstr_vec gpu_archs;
     size_t unknown_count; /* options not in nvcc's table: kept verbatim */
 } nvcc_cmdline;
 
 /* argv without argv[0].  Returns 0, or -1 with a message in err (an
- * unreadable or too deeply nested response file).  out is always initialised,
- * so nvcc_cmdline_free is safe after either result. */
+ * unreadable or too deeply nested response file, also one named by -optf in
+ * NVCC_*_FLAGS).  out is always initialised, so nvcc_cmdline_free is safe
+ * after either result.  Pure apart from reading response files and the
+ * environment. */
 int nvcc_cmdline_parse(int argc, char **argv, nvcc_cmdline *out, strbuf *err);
 void nvcc_cmdline_free(nvcc_cmdline *c);
 
 /* What nvcc names the output of input input_index without -o: in the current
  * directory, the input's directory stripped: -c/-dc/-dw foo.cu -> "foo.o",
- * -ptx -> "foo.ptx", -cubin -> "foo.cubin", -fatbin -> "foo.fatbin", link and
- * -run -> "a.out", -lib -> "a.a", -dlink -> "a_dlink.o"; NULL for -E, -M and
- * phases that write to stdout or that nvcc names otherwise. */
+ * -ptx -> "foo.ptx", -cubin -> "foo.cubin", -fatbin -> "foo.fatbin", -cuda ->
+ * "foo.cu.cpp.ii", -optix-ir -> "foo.optixir", -ltoir -> "foo.ltoir", link and
+ * -run -> "a.out", -lib -> "a.a", -dlink -> "a_dlink.o"; NULL for -E and -M
+ * (stdout), --help and the like, and stdin ("-": nvcc picks a random name). */
 const char *nvcc_default_output(const nvcc_cmdline *c, size_t input_index, arena *a);
+
+/* The real nvcc, never cl1cc itself: $CL1CC_NVCC when set (an error if that
+ * is cl1cc or not executable), else the first executable "nvcc" on $PATH that
+ * is not cl1cc, else /usr/local/cuda/bin/nvcc (a CL1CC_NVCC without a '/' is
+ * looked up on $PATH the same way).  A candidate is cl1cc when it
+ * is the same file as self_exe (may be NULL) or /proc/self/exe, when its
+ * realpath's name starts with "cl1cc", or when it is a byte-for-byte copy of
+ * /proc/self/exe.  0 with the path in path_out, or -1 with a message. */
+int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err);
 
 /* Names for printing and tests ("compile", "cu"). */
 const char *nvcc_phase_name(nvcc_phase p);

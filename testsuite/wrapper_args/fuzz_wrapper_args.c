@@ -34,6 +34,10 @@ static const char *const pool[] = {
     "d.c", "e.o", "f.a", "g.so", "h.ptx", "i.cubin", "j.fatbin", "noext", ".cu", "x.",
     "dir/", "@", "@r0", "@r1", "@r2", "@missing", "-optf", "-optf=r0", "--options-file",
     "--options-file=r1,r2", "--options-file=,", "r0", "r1,r2", "-Wall", "--frobnicate",
+    "-cuda", "-optix-ir", "-ltoir", "-dlto", "-Xcudafe", "--cudafe-options=-x", "-Xnvasm",
+    "-tdump", "-trap", "-V", "-h", "--list-gpu-code", "-x=c++", "-arch=all-major",
+    "-code=sm_80", "--gpu-code", "-gencode=arch=compute_90a,code=[sm_90a,compute_90a]",
+    "'quoted'", "\"dq\"", "a\\ b", "-rdc=false", "-link", "-dw", "k.cu.cpp.ii", "x.optixir",
 };
 #define POOL_N (sizeof pool / sizeof pool[0])
 
@@ -120,6 +124,8 @@ static void check_invariants(int argc, char **argv, const nvcc_cmdline *c)
     CHECK(c->output_index == SIZE_MAX || c->output_index < c->argv.len);
     CHECK(c->unknown_count <= c->argv.len);
     CHECK((unsigned)c->phase <= NVCC_PHASE_OTHER);
+    CHECK(c->phase_option || c->phase == NVCC_PHASE_LINK);
+    CHECK(c->phase != NVCC_PHASE_DEVICE_C || c->relocatable);
     CHECK(c->gpu_archs.len > 0 || c->codegen_flags.len > 0);
     for (size_t i = 0; i < c->gpu_archs.len; i++)
         for (size_t j = i + 1; j < c->gpu_archs.len; j++)
@@ -136,8 +142,12 @@ static void check_invariants(int argc, char **argv, const nvcc_cmdline *c)
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 30000;
+    /* tmpfs when there is one: the parser opens thousands of small files */
+    char shm_tmpl[] = "/dev/shm/cl1cc-wrapper-fuzz-XXXXXX";
     char tmpl[] = "/tmp/cl1cc-wrapper-fuzz-XXXXXX";
-    char *dir = mkdtemp(tmpl);
+    char *dir = mkdtemp(shm_tmpl);
+    if (!dir)
+        dir = mkdtemp(tmpl);
     char cwd[4096];
     CHECK(dir && getcwd(cwd, sizeof cwd));
     if (!dir || chdir(dir) != 0)
@@ -148,16 +158,19 @@ int main(int argc, char **argv)
     sb_init(&err);
     long ok = 0, errors = 0;
     for (long it = 0; it < iterations; it++) {
-        if (it % 16 == 0) {
+        if (it % 32 == 0) {
             write_response("r0");
             write_response("r1");
             write_response("r2");
         }
         for (int e = 0; e < 2; e++) {
             if (rnd(8) == 0) {
+                /* words, quotes and -optf files nvcc reads there itself */
                 random_word(&w);
-                sb_puts(&w, " -O3 ");
+                sb_puts(&w, rnd(2) ? " -O3 " : " \"-DA B\" ");
                 sb_puts(&w, pool[rnd(POOL_N)]);
+                if (rnd(4) == 0)
+                    sb_puts(&w, rnd(2) ? " -optf r1" : " --options-file=r2,r0");
                 CHECK(setenv(envs[e], sb_str(&w), 1) == 0);
             } else {
                 CHECK(unsetenv(envs[e]) == 0);

@@ -17,20 +17,22 @@ static void put_arg(strbuf *sb, const char *s)
     sb_printf(sb, " [%s]", s);
 }
 
-static void put_list(strbuf *sb, const char *name, const str_vec *v)
+static void put_list(strbuf *sb, const char *name, const char *const *items, size_t len)
 {
-    if (!v->len)
+    if (!len)
         return;
     sb_puts(sb, name);
-    for (size_t i = 0; i < v->len; i++)
-        put_arg(sb, v->items[i]);
+    for (size_t i = 0; i < len; i++)
+        put_arg(sb, items[i]);
     sb_putc(sb, '\n');
 }
+#define PUT_LIST(sb, name, v) put_list(sb, name, (const char *const *)(v)->items, (v)->len)
 
 /* The canonical summary a case's expected lines are compared with. */
 static void summarize(const nvcc_cmdline *c, strbuf *sb)
 {
-    sb_printf(sb, "phase %s\n", nvcc_phase_name(c->phase));
+    sb_printf(sb, "phase %s (%s)\n", nvcc_phase_name(c->phase),
+              c->phase_option ? c->phase_option : "-");
     if (c->output && c->output_index == SIZE_MAX)
         sb_printf(sb, "output [%s] @-\n", c->output);
     else if (c->output) {
@@ -58,10 +60,10 @@ static void summarize(const nvcc_cmdline *c, strbuf *sb)
             sb_printf(sb, "default %s\n", def);
     }
     arena_free(&a);
-    put_list(sb, "frontend", &c->frontend_flags);
-    put_list(sb, "codegen", &c->codegen_flags);
-    put_list(sb, "archs", &c->gpu_archs);
-    put_list(sb, "argv", &c->argv);
+    PUT_LIST(sb, "frontend", &c->frontend_flags);
+    PUT_LIST(sb, "codegen", &c->codegen_flags);
+    PUT_LIST(sb, "archs", &c->gpu_archs);
+    PUT_LIST(sb, "argv", &c->argv);
 }
 
 /* Words of a case's command line: split on blanks, '...' quotes a word. */
@@ -346,8 +348,21 @@ int main(int argc, char **argv)
         nvcc_cmdline_free(&c);
         sb_free(&err);
         return rc ? 1 : 0;
+    } else if (argc >= 2 && !strcmp(argv[1], "langs")) {
+        /* prints the language of each input, one a line */
+        nvcc_cmdline c;
+        strbuf err;
+        sb_init(&err);
+        int rc = nvcc_cmdline_parse(argc - 2, argv + 2, &c, &err);
+        for (size_t i = 0; rc == 0 && i < c.inputs.len; i++)
+            printf("%s\n", nvcc_lang_name(c.inputs.items[i].lang));
+        nvcc_cmdline_free(&c);
+        sb_free(&err);
+        return rc ? 1 : 0;
     } else {
-        fprintf(stderr, "usage: %s cases FILE | regen FILE | table HELP | default-output ARGS\n",
+        fprintf(stderr,
+                "usage: %s cases FILE | regen FILE | table HELP | default-output ARGS | "
+                "langs ARGS\n",
                 argv[0]);
         return 2;
     }
