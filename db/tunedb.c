@@ -1014,6 +1014,16 @@ int tunedb_best_variant(tunedb *db, const char *key, const char *arch, arena *a,
     return rc < 0 ? -1 : found;
 }
 
+/* a list's rows, copied into the caller's arena (NULL when there are none) */
+static void *rows_to_arena(arena *a, const void *items, size_t len, size_t size)
+{
+    if (!len)
+        return NULL;
+    void *copy = arena_alloc(a, len * size);
+    memcpy(copy, items, len * size);
+    return copy;
+}
+
 int tunedb_list_variants(tunedb *db, const char *key, const char *arch, arena *a,
                          tunedb_variant_list *out, strbuf *err)
 {
@@ -1027,9 +1037,8 @@ int tunedb_list_variants(tunedb *db, const char *key, const char *arch, arena *a
         return -1;
     variant_rows rows = {0};
     int rc = run_read(db, st, 0, read_variant, &rows, &rows.len, a, what, err);
-    if (rc == 0 && rows.len) {
-        out->items = arena_alloc(a, rows.len * sizeof *rows.items);
-        memcpy(out->items, rows.items, rows.len * sizeof *rows.items);
+    if (rc == 0) {
+        out->items = rows_to_arena(a, rows.items, rows.len, sizeof *rows.items);
         out->len = rows.len;
     }
     vec_free(&rows);
@@ -1049,9 +1058,8 @@ int tunedb_list_evaluations(tunedb *db, const char *key, arena *a,
         return -1;
     evaluation_rows rows = {0};
     int rc = run_read(db, st, 0, read_evaluation, &rows, &rows.len, a, what, err);
-    if (rc == 0 && rows.len) {
-        out->items = arena_alloc(a, rows.len * sizeof *rows.items);
-        memcpy(out->items, rows.items, rows.len * sizeof *rows.items);
+    if (rc == 0) {
+        out->items = rows_to_arena(a, rows.items, rows.len, sizeof *rows.items);
         out->len = rows.len;
     }
     vec_free(&rows);
@@ -1076,16 +1084,12 @@ int tunedb_applicable_kernel_names(tunedb *db, const char *arch, arena *a,
     out->items = NULL;
     out->len = 0;
     sqlite3_stmt *st = db->stmt[ST_APPLICABLE_NAMES];
-    if (bind_text(st, 1, arch) != SQLITE_OK) {
-        sb_printf(err, "tuning database %s: %s: %s", db->path, what, sqlite3_errmsg(db->conn));
-        sqlite3_clear_bindings(st);
+    if (bind_lookup(db, st, arch, NULL, what, err) != 0) /* its one parameter is the arch */
         return -1;
-    }
     name_rows rows = {0};
     int rc = run_read(db, st, 0, read_name, &rows, &rows.len, a, what, err);
-    if (rc == 0 && rows.len) {
-        out->items = arena_alloc(a, rows.len * sizeof *rows.items);
-        memcpy(out->items, rows.items, rows.len * sizeof *rows.items);
+    if (rc == 0) {
+        out->items = rows_to_arena(a, rows.items, rows.len, sizeof *rows.items);
         out->len = rows.len;
     }
     vec_free(&rows);

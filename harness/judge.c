@@ -23,17 +23,28 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* How every child of the judge runs: output captured, no stdin, its own
+ * process group (killed whole at the limit), no core files. */
+static proc_options child_options(double wall_seconds, size_t capture_cap)
+{
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.capture_cap = capture_cap;
+    po.stdin_path = "/dev/null";
+    po.new_process_group = 1;
+    po.limits.wall_seconds = wall_seconds;
+    po.limits.no_core = 1;
+    return po;
+}
+
 /* ---- the GPU ---------------------------------------------------------------- */
 
 int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len)
 {
     const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap,name",
                           "--format=csv,noheader", NULL};
-    proc_options po;
-    memset(&po, 0, sizeof po);
-    po.capture_stdout = po.capture_stderr = 1;
-    po.stdin_path = "/dev/null";
-    po.limits.wall_seconds = 20;
+    proc_options po = child_options(20, 0);
     proc_result r;
     int ok = proc_run(argv, &po, &r) == 0 && r.exited && r.exit_code == 0;
     int major = 0, minor = 0;
@@ -89,13 +100,7 @@ static int build_driver(const hn_judge_options *o, const tu_model *m, size_t ker
     vec_push(&argv, "-o");
     vec_push(&argv, exe);
     vec_push(&argv, NULL);
-    proc_options po;
-    memset(&po, 0, sizeof po);
-    po.capture_stdout = po.capture_stderr = 1;
-    po.stdin_path = "/dev/null";
-    po.new_process_group = 1;
-    po.limits.wall_seconds = 300;
-    po.limits.no_core = 1;
+    proc_options po = child_options(300, 0);
     proc_result r;
     rc = proc_run(argv.items, &po, &r) == 0 && r.exited && r.exit_code == 0 ? 0 : -1;
     if (rc != 0)
@@ -124,15 +129,8 @@ static run_outcome run_driver(const hn_judge_options *o, const char *exe, int in
     snprintf(idx, sizeof idx, "%d", index);
     snprintf(runs, sizeof runs, "%d", timed_runs);
     const char *argv[] = {exe, idx, meta, in_dir, out_dir, runs, NULL};
-    proc_options po;
-    memset(&po, 0, sizeof po);
-    po.capture_stdout = po.capture_stderr = 1;
-    po.capture_cap = 1 << 16;
-    po.stdin_path = "/dev/null";
-    po.new_process_group = 1;
-    po.limits.wall_seconds = timeout;
+    proc_options po = child_options(timeout, 1 << 16);
     po.limits.cpu_seconds = (long)timeout + 10;
-    po.limits.no_core = 1;
     po.limits.open_files = 256;
     po.limits.file_size_bytes = (long long)8 << 30;
     static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
@@ -321,14 +319,7 @@ static void sanitize_winner(const hn_judge_options *o, const char *exe, int inde
             return;
         const char *argv[] = {"compute-sanitizer", "--tool", tools[t], "--error-exitcode", "99",
                               exe, idx, meta, in, out, NULL};
-        proc_options po;
-        memset(&po, 0, sizeof po);
-        po.capture_stdout = po.capture_stderr = 1;
-        po.capture_cap = 1 << 16;
-        po.stdin_path = "/dev/null";
-        po.new_process_group = 1;
-        po.limits.wall_seconds = o->timeout_s * 20;
-        po.limits.no_core = 1;
+        proc_options po = child_options(o->timeout_s * 20, 1 << 16);
         proc_result r;
         int ran = proc_run(argv, &po, &r) == 0;
         if (!ran || r.spawn_failed) {
