@@ -19,6 +19,7 @@ void model_free(tu_model *m)
         vec_free(&k->params);
         vec_free(&k->template_params);
         vec_free(&k->deps);
+        vec_free(&k->body);
     }
     for (size_t i = 0; i < m->launches.len; i++)
         vec_free(&m->launches.items[i].args);

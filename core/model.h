@@ -58,6 +58,41 @@ typedef struct dependency {
     src_range range;
 } dependency;
 
+/* The statements of a kernel's body that the built-in transformations
+ * reason about (filled only when fe_options.with_bodies is set), in source
+ * order.  Ranges are in the kernel's file. */
+typedef enum body_kind {
+    BODY_LOOP,      /* for, while, do */
+    BODY_IF,        /* if, and the conditional operator's statements */
+    BODY_ASSIGN,    /* =, op=, ++ and --; a variable's declaration ("decl") */
+    BODY_SUBSCRIPT, /* a[i] */
+    BODY_CALL,      /* f(...) */
+    BODY_SYNC       /* __syncthreads() and the other barriers */
+} body_kind;
+
+typedef struct body_node {
+    body_kind kind;
+    src_range range;
+    long parent;        /* enclosing BODY_LOOP or BODY_IF node, -1: none */
+    int loop_depth;     /* loops around it */
+    /* BODY_LOOP */
+    const char *loop_kind; /* "for", "while", "do" */
+    const char *loop_var;  /* the for loop's induction variable, or NULL */
+    src_range loop_body;
+    int has_inner_loop;
+    /* BODY_ASSIGN */
+    const char *op;     /* "=", "+=", "++" ..., "decl" */
+    src_range target;   /* what is assigned */
+    /* BODY_SUBSCRIPT */
+    const char *base;   /* the array's name when it is a plain identifier */
+    src_range index;
+    int is_write;       /* the subscript is an assignment's target */
+    /* BODY_CALL */
+    const char *callee;
+} body_node;
+
+typedef VEC(body_node) body_node_vec;
+
 typedef VEC(kernel_param) kernel_param_vec;
 typedef VEC(template_param) template_param_vec;
 typedef VEC(size_t) index_vec;
@@ -80,6 +115,8 @@ typedef struct kernel {
     int is_extern_c;
     int is_definition; /* 0 for a forward declaration only */
     index_vec deps;    /* indices into tu_model.decls, transitive */
+    body_node_vec body; /* with fe_options.with_bodies only */
+    int body_in_macro;  /* some statement of the body comes out of a macro */
 } kernel;
 
 typedef struct launch_arg {

@@ -83,6 +83,7 @@ enum {
     ST_LIST,
     ST_EVAL_LIST,
     ST_APPLICABLE_NAMES,
+    ST_KERNELS_WITH_FEATURES,
     ST_JSON_VALID,
     ST_COUNT
 };
@@ -128,6 +129,8 @@ static const char *const statement_sql[ST_COUNT] = {
                             " AND kernel_name IS NOT NULL",
     /* not a CHECK in the schema: with an untrusted schema (as we open
      * every file) SQLite refuses json_valid() there */
+    [ST_KERNELS_WITH_FEATURES] = "SELECT key, name, features_json FROM kernels"
+                                 " WHERE features_json IS NOT NULL AND ?1 IS NOT NULL ORDER BY key",
     [ST_JSON_VALID] = "SELECT json_valid(?1)",
 };
 
@@ -1088,6 +1091,41 @@ int tunedb_applicable_kernel_names(tunedb *db, const char *arch, arena *a,
         return -1;
     name_rows rows = {0};
     int rc = run_read(db, st, 0, read_name, &rows, &rows.len, a, what, err);
+    if (rc == 0) {
+        out->items = rows_to_arena(a, rows.items, rows.len, sizeof *rows.items);
+        out->len = rows.len;
+    }
+    vec_free(&rows);
+    return rc;
+}
+
+typedef VEC(tunedb_kernel_row) kernel_rows;
+
+static int read_kernel_row(sqlite3_stmt *st, arena *a, void *rows, strbuf *why)
+{
+    tunedb_kernel_row r;
+    r.key = column_text(st, 0, a);
+    r.name = column_text(st, 1, a);
+    r.features_json = column_text(st, 2, a);
+    if (!r.key || !r.name || !r.features_json) {
+        sb_puts(why, "a kernel row without key, name or features");
+        return -1;
+    }
+    vec_push((kernel_rows *)rows, r);
+    return 0;
+}
+
+int tunedb_list_kernels_with_features(tunedb *db, arena *a, tunedb_kernel_list *out,
+                                      strbuf *err)
+{
+    const char *what = "listing kernels";
+    out->items = NULL;
+    out->len = 0;
+    sqlite3_stmt *st = db->stmt[ST_KERNELS_WITH_FEATURES];
+    if (bind_lookup(db, st, "", NULL, what, err) != 0)
+        return -1;
+    kernel_rows rows = {0};
+    int rc = run_read(db, st, 0, read_kernel_row, &rows, &rows.len, a, what, err);
     if (rc == 0) {
         out->items = rows_to_arena(a, rows.items, rows.len, sizeof *rows.items);
         out->len = rows.len;

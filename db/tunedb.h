@@ -129,6 +129,18 @@ typedef struct tunedb_name_list {
 int tunedb_applicable_kernel_names(tunedb *db, const char *arch, arena *a,
                                    tunedb_name_list *out, strbuf *err);
 
+/* Every kernel recorded with features (the tuner's chooser learns from
+ * them), ordered by key; in a.  0 or -1. */
+typedef struct tunedb_kernel_row {
+    const char *key, *name, *features_json;
+} tunedb_kernel_row;
+typedef struct tunedb_kernel_list {
+    tunedb_kernel_row *items;
+    size_t len;
+} tunedb_kernel_list;
+int tunedb_list_kernels_with_features(tunedb *db, arena *a, tunedb_kernel_list *out,
+                                      strbuf *err);
+
 /* ---- evaluations: every measurement, failed ones too ---------------------- */
 
 typedef struct tunedb_evaluation {

@@ -23,6 +23,8 @@ static void usage(void)
             "  --json      the model as JSON (default when stdout is not a terminal)\n"
             "  --summary   one line per kernel, parameter, dependency and launch\n"
             "  --text      include each kernel's and dependency's source text in the JSON\n"
+            "  --body      with --summary: the loops, assignments, subscripts and calls\n"
+            "              of each kernel's body, as the built-in policy sees them\n"
             "  -p DIR      read the file's flags from DIR/compile_commands.json\n");
 }
 
@@ -51,7 +53,47 @@ static void print_arg(const char *label, const launch_arg *a)
         printf(" %s=-", label);
 }
 
-static void print_summary(const tu_model *m)
+static const char *body_kind_name(body_kind k)
+{
+    switch (k) {
+    case BODY_LOOP: return "loop";
+    case BODY_IF: return "if";
+    case BODY_ASSIGN: return "assign";
+    case BODY_SUBSCRIPT: return "subscript";
+    case BODY_CALL: return "call";
+    case BODY_SYNC: return "sync";
+    }
+    return "?";
+}
+
+static void print_body(const tu_model *m, const kernel *k)
+{
+    arena a;
+    arena_init(&a);
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *n = &k->body.items[i];
+        printf("  body #%zu %s line %u depth %d parent %ld", i, body_kind_name(n->kind),
+               n->range.line, n->loop_depth, n->parent);
+        if (n->kind == BODY_LOOP)
+            printf(" %s var=%s%s", n->loop_kind, n->loop_var ? n->loop_var : "-",
+                   n->has_inner_loop ? " outer" : " innermost");
+        if (n->kind == BODY_ASSIGN) {
+            const char *t = fe_range_text(m, &n->target, &a);
+            printf(" %s target=\"%s\"", n->op, t ? t : "?");
+        }
+        if (n->kind == BODY_SUBSCRIPT) {
+            const char *t = fe_range_text(m, &n->index, &a);
+            printf(" base=%s index=\"%s\"%s", n->base ? n->base : "-", t ? t : "?",
+                   n->is_write ? " write" : "");
+        }
+        if (n->kind == BODY_CALL || n->kind == BODY_SYNC)
+            printf(" %s", n->callee);
+        printf("\n");
+    }
+    arena_free(&a);
+}
+
+static void print_summary(const tu_model *m, int with_body)
 {
     char main_dir[PATH_MAX];
     snprintf(main_dir, sizeof main_dir, "%s", m->main_file);
@@ -100,6 +142,8 @@ static void print_summary(const tu_model *m)
                    dep->space && *dep->space ? ")" : "",
                    display_path(dep->range.file, main_dir), dep->range.line);
         }
+        if (with_body)
+            print_body(m, k);
     }
     for (size_t i = 0; i < m->launches.len; i++) {
         const launch_site *l = &m->launches.items[i];
@@ -191,7 +235,7 @@ static void absolutize_flags(cstr_vec *flags, const char *dir, arena *a)
 int cmd_inspect(int argc, char **argv)
 {
     const char *file = NULL, *build_dir = NULL;
-    int json = !isatty(STDOUT_FILENO), summary = 0, with_text = 0;
+    int json = !isatty(STDOUT_FILENO), summary = 0, with_text = 0, with_body = 0;
     int nvcc_from = argc;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -204,6 +248,8 @@ int cmd_inspect(int argc, char **argv)
             json = 0;
         } else if (strcmp(argv[i], "--text") == 0) {
             with_text = 1;
+        } else if (strcmp(argv[i], "--body") == 0) {
+            with_body = 1;
         } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
             build_dir = argv[++i];
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -259,6 +305,7 @@ int cmd_inspect(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.flags = flags.items;
     opt.n_flags = flags.len;
+    opt.with_bodies = with_body;
     tu_model m;
     model_init(&m);
     strbuf diags;
@@ -280,7 +327,7 @@ int cmd_inspect(int argc, char **argv)
         }
         cJSON_Delete(root);
     } else {
-        print_summary(&m);
+        print_summary(&m, with_body);
     }
     if (!json && st == FE_OK && !summary)
         fprintf(stderr, "cl1cc: parsed in %.3f s\n", m.parse_seconds);

@@ -5,6 +5,7 @@
  * evaluation, and each verified variant with its speedup, in the tuning
  * database.  Without a GPU it builds everything and says what it skipped.
  */
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,9 @@ static void usage(void)
     fprintf(stderr,
             "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
             "                   [--record] [--sanitize] [--seeds N] [--rounds N] [--runs N] [--timeout S]\n"
-            "                   [--work DIR] [-- NVCC-FLAGS]\n"
+            "                   [--work DIR] [--label L] [--json FILE] [-- NVCC-FLAGS]\n"
+            "  --label L   names the --variant before it in the table and the database\n"
+            "  --json FILE writes the verdicts and timings as JSON (docs/HARNESS.md)\n"
             "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
             "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n");
 }
@@ -146,6 +149,60 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
     return rc;
 }
 
+static cJSON *timing_json(const hn_timing *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "runs", (double)t->runs);
+    cJSON_AddNumberToObject(o, "median_ms", t->median_ms);
+    cJSON_AddNumberToObject(o, "p25_ms", t->p25_ms);
+    cJSON_AddNumberToObject(o, "p75_ms", t->p75_ms);
+    cJSON_AddNumberToObject(o, "min_ms", t->min_ms);
+    cJSON_AddNumberToObject(o, "max_ms", t->max_ms);
+    return o;
+}
+
+/* the whole judgement as JSON, for the tune loop and other tools */
+static int write_json(const char *path, const hn_judge_options *o, const hn_judge_result *r,
+                      const tu_model *m, const kernel *k, size_t n_captures, strbuf *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", m->main_file);
+    cJSON_AddStringToObject(root, "kernel", k->qualified_name);
+    cJSON_AddStringToObject(root, "arch", r->arch);
+    cJSON_AddStringToObject(root, "gpu_name", r->gpu_name);
+    cJSON_AddBoolToObject(root, "ran_on_gpu", r->ran_on_gpu);
+    cJSON_AddNumberToObject(root, "captures", (double)n_captures);
+    cJSON_AddNumberToObject(root, "build_seconds", r->build_seconds);
+    cJSON_AddNumberToObject(root, "total_seconds", r->total_seconds);
+    cJSON_AddItemToObject(root, "original", timing_json(&r->original));
+    cJSON *vs = cJSON_AddArrayToObject(root, "variants");
+    for (size_t i = 0; i < r->n_variants; i++) {
+        const hn_variant_verdict *v = &r->variants[i];
+        char hash[65];
+        tunedb_variant_hash(o->variant_sources[i], NULL, hash);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "label", v->label ? v->label : "");
+        cJSON_AddStringToObject(e, "hash", hash);
+        cJSON_AddStringToObject(e, "verdict", v->verdict);
+        cJSON_AddStringToObject(e, "detail", v->detail);
+        cJSON_AddItemToObject(e, "timing", timing_json(&v->timing));
+        cJSON_AddNumberToObject(e, "speedup", isfinite(v->speedup) ? v->speedup : 0);
+        cJSON_AddNumberToObject(e, "significant", v->significant);
+        cJSON_AddItemToArray(vs, e);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        sb_puts(err, "out of memory writing JSON");
+        return -1;
+    }
+    int rc = file_write_atomic(path, text, strlen(text));
+    if (rc != 0)
+        sb_printf(err, "%s: %s", path, strerror(errno));
+    free(text);
+    return rc;
+}
+
 int cmd_judge(int argc, char **argv)
 {
     hn_judge_options o;
@@ -154,7 +211,7 @@ int cmd_judge(int argc, char **argv)
     o.rounds = 3;
     o.timed_runs = 20;
     o.timeout_s = 30;
-    const char *captures_dir = NULL, *work = NULL;
+    const char *captures_dir = NULL, *work = NULL, *json_path = NULL;
     int do_record = 0, nvcc_from = argc;
     arena a;
     arena_init(&a);
@@ -169,6 +226,11 @@ int cmd_judge(int argc, char **argv)
             captures_dir = argv[++i];
         } else if (strcmp(arg, "--variant") == 0 && more) {
             vec_push(&variants, argv[++i]);
+            vec_push(&labels, argv[i]);
+        } else if (strcmp(arg, "--label") == 0 && more && variants.len) {
+            labels.items[labels.len - 1] = argv[++i];
+        } else if (strcmp(arg, "--json") == 0 && more) {
+            json_path = argv[++i];
         } else if (strcmp(arg, "--sanitize") == 0) {
             o.sanitize = 1;
         } else if (strcmp(arg, "--record") == 0) {
@@ -246,7 +308,6 @@ int cmd_judge(int argc, char **argv)
             log_error("judge: %s: %s", variants.items[i], strerror(errno));
             goto out;
         }
-        vec_push(&labels, variants.items[i]);
         variants.items[i] = arena_strdup(&a, text);
         free(text);
     }
@@ -326,6 +387,10 @@ int cmd_judge(int argc, char **argv)
         printf("no GPU on this machine: built the replay driver and every variant; "
                "verifying and timing them was skipped.\n");
     rc = 0;
+    if (json_path && write_json(json_path, &o, r, &m, k, caps.len, &err) != 0) {
+        log_error("judge: %s", sb_str(&err));
+        rc = 1;
+    }
     if (do_record && r->ran_on_gpu && record(&o, r, &m, k, &cl, &err) != 0) {
         log_error("judge: recording in the tuning database: %s", sb_str(&err));
         rc = 1;

@@ -24,6 +24,10 @@ static void print_help(void)
            "  cl1cc inspect FILE.cu [OPTIONS] [-- NVCC-FLAGS]\n"
            "                                print the kernels, launches and dependencies\n"
            "                                the frontend finds (--json, --summary, -p DIR)\n"
+           "  cl1cc tune --run CMD [--build CMD] FILES.cu... [-- NVCC-FLAGS]\n"
+           "                                capture the program's launches, then propose,\n"
+           "                                verify and time variants of every kernel (GPU)\n"
+           "  cl1cc judge, cl1cc capture    the two halves of tune, one at a time\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
@@ -52,5 +56,7 @@ int main(int argc, char **argv)
         return cmd_judge(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "capture") == 0)
         return cmd_capture(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "tune") == 0)
+        return cmd_tune(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }

@@ -19,6 +19,7 @@ typedef struct fe_options {
     const char *stub_dir;   /* NULL: <exe>/../share/cl1cc/clang-stubs */
     size_t max_source_bytes;/* 0: 64 MiB */
     int max_errors;         /* diagnostics reported before giving up; 0: 10 */
+    int with_bodies;        /* also fill each kernel's body (model.h) */
 } fe_options;
 
 typedef enum fe_status {

@@ -71,4 +71,7 @@ void fe_add_launch(fe_context *cx, CXCursor call, CXCursor function);
 /* extract_deps.c */
 void fe_collect_dependencies(fe_context *cx);
 
+/* extract_body.c: fills kernel.body of every kernel definition */
+void fe_extract_bodies(fe_context *cx);
+
 #endif

@@ -295,6 +295,8 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
     walk_state ws = {&cx, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ws);
     fe_collect_dependencies(&cx);
+    if (opt->with_bodies)
+        fe_extract_bodies(&cx);
     out->parse_seconds = now_seconds() - start;
 
     vec_free(&cx.expansions);

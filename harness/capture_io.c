@@ -29,7 +29,9 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
         int i, a;
         size_t n;
         unsigned long long off;
-        if (sscanf(line, "alloc %d %zu", &a, &n) == 2 && a >= 0 && a < HN_MAX_ARGS) {
+        if (sscanf(line, "block %u %u %u", &c->block[0], &c->block[1], &c->block[2]) == 3) {
+            continue;
+        } else if (sscanf(line, "alloc %d %zu", &a, &n) == 2 && a >= 0 && a < HN_MAX_ARGS) {
             c->alloc_size[a] = n;
             if (a + 1 > c->nallocs)
                 c->nallocs = a + 1;

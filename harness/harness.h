@@ -109,7 +109,9 @@ typedef struct hn_capture {
     int nallocs;
     size_t alloc_size[HN_MAX_ARGS];
     int nargs;
-    int arg_alloc[HN_MAX_ARGS]; /* -1 for a value */
+    int arg_alloc[HN_MAX_ARGS]; /* -1 for a value; equal for two pointers
+                                   into one allocation */
+    unsigned block[3];          /* the launch's block dimensions */
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);

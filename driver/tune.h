@@ -1,0 +1,63 @@
+/*
+ * tune.h: the pieces of `cl1cc tune` (driver/tune_cmd.c runs the loop):
+ * its options, its report (table and JSON) and retraining the chooser from
+ * the whole tuning database.
+ */
+#ifndef CL1CC_TUNE_H
+#define CL1CC_TUNE_H
+
+#include <stdio.h>
+
+#include "core.h"
+
+typedef enum tune_order { TUNE_ORDER_LEARNED, TUNE_ORDER_RANDOM, TUNE_ORDER_CATALOGUE } tune_order;
+
+typedef struct tune_options {
+    const char *run_cmd, *build_cmd, *captures, *json, *chooser;
+    int limit;             /* launches captured per kernel */
+    double budget_seconds; /* no evaluation starts after this */
+    int kernel_evals;      /* variants per kernel at most */
+    int per_round;         /* proposals per kernel per round */
+    tune_order order;
+    unsigned long long seed;
+    int learn, fast_math, retrain, help;
+    int judge_runs, judge_rounds, judge_seeds;
+    double judge_timeout;
+    const char **files;
+    size_t n_files;
+    const char **kernels;
+    size_t n_kernels;
+    char **nvcc_flags; /* after "--" */
+    size_t n_nvcc_flags;
+} tune_options;
+
+/* 0, or -1 after saying what is wrong (the caller prints the usage) */
+int tune_parse_options(int argc, char **argv, tune_options *o);
+void tune_options_free(tune_options *o);
+
+typedef struct tune_report_row {
+    const char *file, *kernel, *key, *status, *detail, *best_label;
+    double baseline_ms, best_ms, speedup, spread_ms, seconds;
+    int tried, passed;
+    const double *progress_t, *progress_best; /* when each better variant came */
+    size_t n_progress;
+} tune_report_row;
+
+typedef struct tune_report {
+    const char *arch, *gpu_name;
+    int ran_on_gpu;
+    double budget_seconds, wall_seconds;
+    int kernel_evals;
+    const tune_report_row *rows;
+    size_t n_rows;
+} tune_report;
+
+void tune_report_print(const tune_report *r, FILE *out);
+/* the JSON docs/TUNING.md describes; 0 or -1 */
+int tune_report_write_json(const tune_report *r, const char *path, strbuf *err);
+
+/* `cl1cc tune --retrain`: the chooser learned afresh from every kernel in
+ * the tuning database; the exit code */
+int tune_retrain(const tune_options *o);
+
+#endif

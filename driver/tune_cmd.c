@@ -1,0 +1,747 @@
+/*
+ * tune_cmd.c: `cl1cc tune --run CMD [--build CMD] FILES... [-- NVCC-FLAGS]`:
+ * the whole loop.  Captures real launches of the user's program, then for
+ * every captured kernel runs rounds of proposals (the built-in policy) that
+ * the harness verifies and times (`cl1cc judge` children), feeds the
+ * measurements back into the next round and into the chooser, records
+ * everything in the tuning database and ends with a table (and --json).
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "core.h"
+#include "driver.h"
+#include "frontend.h"
+#include "harness.h"
+#include "kernel_key.h"
+#include "proc.h"
+#include "tempfiles.h"
+#include "tune.h"
+#include "tunedb.h"
+#include "wrapper.h"
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cl1cc tune --run CMD [--build CMD] [OPTIONS] FILES.cu... [-- NVCC-FLAGS]\n"
+            "       cl1cc tune --captures DIR [OPTIONS] FILES.cu... [-- NVCC-FLAGS]\n"
+            "       cl1cc tune --retrain [--chooser FILE]\n"
+            "  --run CMD            runs the program (its launches are captured)\n"
+            "  --build CMD          builds it first, with cl1cc standing in for nvcc\n"
+            "  --captures DIR       where captures go, or come from without --run\n"
+            "  --limit N            launches captured per kernel (default 2)\n"
+            "  --kernel NAME        tune only this kernel (repeatable)\n"
+            "  --budget-seconds S   stop starting evaluations after S seconds (default 900)\n"
+            "  --kernel-evals N     variants evaluated per kernel at most (default 24)\n"
+            "  --per-round N        proposals per kernel per round (default 6)\n"
+            "  --order ORDER        learned (default), random or catalogue\n"
+            "  --seed N             for --order random\n"
+            "  --chooser FILE       the chooser model to read and update\n"
+            "  --no-learn           leave the chooser model as it is\n"
+            "  --cl1-fast-math      allow fast intrinsics (results change slightly)\n"
+            "  --json FILE          a summary for tools and `cl1cc ci`\n"
+            "  --runs N, --rounds N, --seeds N, --timeout S   passed to the judge\n");
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static const char *self_path(arena *a)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    return arena_strdup(a, self);
+}
+
+static int has_meta_below(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char meta[PATH_MAX];
+        snprintf(meta, sizeof meta, "%s/%s/meta", dir, e->d_name);
+        found = access(meta, R_OK) == 0;
+    }
+    closedir(d);
+    return found;
+}
+
+/* what the captured launches tell the transforms */
+static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
+{
+    f->block_threads = 0;
+    f->pointers_distinct = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    int seen = 0, distinct = 1;
+    strbuf err;
+    sb_init(&err);
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[PATH_MAX];
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        hn_capture c;
+        if (hn_capture_read(sub, &c, &err) != 0)
+            continue;
+        seen++;
+        int threads = (int)(c.block[0] * (c.block[1] ? c.block[1] : 1) * (c.block[2] ? c.block[2] : 1));
+        if (threads > f->block_threads)
+            f->block_threads = threads;
+        for (int i = 0; i < c.nargs; i++)
+            for (int j = i + 1; j < c.nargs; j++)
+                if (c.arg_alloc[i] >= 0 && c.arg_alloc[i] == c.arg_alloc[j])
+                    distinct = 0;
+    }
+    closedir(d);
+    sb_free(&err);
+    (void)k;
+    f->pointers_distinct = seen > 0 && distinct;
+}
+
+/* the captures of one kernel: DIR/<tag of file>/k<index> */
+static const char *kernel_capture_dir(const char *root, const tu_model *m, size_t index, arena *a)
+{
+    return arena_printf(a, "%s/%s/k%zu", root, hn_capture_tag(m->main_file, a), index);
+}
+
+/* ---- one kernel's tuning state -------------------------------------------- */
+
+typedef struct tune_kernel {
+    const char *file;
+    tu_model *model;
+    size_t index;
+    const kernel *k;
+    const char *name;
+    const char *captures;
+    const char *original;
+    const char *context;
+    const char *launches;
+    pol_facts facts;
+    double features[POL_NFEATURES];
+    VEC(pol_sample) history;
+    int done;
+    const char *status;
+    char detail[512];
+    double baseline_ms, best_ms, best_speedup, spread_ms;
+    const char *best_label;
+    int tried, passed, rounds, build_errors;
+    double seconds;
+    VEC(double) progress_t;   /* seconds of tuning when a better one was found */
+    VEC(double) progress_best;
+    char key[65];
+} tune_kernel;
+
+static const char *context_text(const tu_model *m, const kernel *k, arena *a)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t d = 0; d < k->deps.len; d++) {
+        const dependency *dep = &m->decls.items[k->deps.items[d]];
+        const char *t = fe_range_text(m, &dep->range, a);
+        if (t) {
+            sb_puts(&sb, t);
+            sb_puts(&sb, "\n");
+        }
+    }
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
+static const char *launch_text(const tu_model *m, size_t index, arena *a)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < m->launches.len; i++) {
+        const launch_site *l = &m->launches.items[i];
+        if (l->kernel_index != (long)index)
+            continue;
+        const char *t = fe_range_text(m, &l->range, a);
+        sb_printf(&sb, "%s in %s\n", t ? t : l->kernel_name, l->caller ? l->caller : "?");
+    }
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
+static char *features_json(const double *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < POL_NFEATURES; i++)
+        cJSON_AddNumberToObject(o, pol_feature_name(i), round(f[i] * 1e6) / 1e6);
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return s;
+}
+
+/* ---- reading a judgement --------------------------------------------------- */
+
+static double json_number(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *json_string(const cJSON *o, const char *name, arena *a)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) ? arena_strdup(a, v->valuestring) : "";
+}
+
+typedef struct tune_run {
+    const char *self, *db_path, *arch, *gpu_name;
+    const char *const *nvcc_flags;
+    size_t n_nvcc_flags;
+    const nvcc_cmdline *cl;
+    const char *work;
+    int ran_on_gpu;
+    int judge_runs, judge_rounds, judge_seeds;
+    double judge_timeout;
+    double started;
+    tunedb *db;
+} tune_run;
+
+static void record_results(tune_run *run, tune_kernel *tk, const cJSON *root,
+                           const pol_proposal *props, size_t n, arena *a)
+{
+    const cJSON *original = cJSON_GetObjectItemCaseSensitive(root, "original");
+    double base = json_number(original, "median_ms");
+    if (isfinite(base) && base > 0)
+        tk->baseline_ms = base;
+    const cJSON *vs = cJSON_GetObjectItemCaseSensitive(root, "variants");
+    strbuf err;
+    sb_init(&err);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *v = cJSON_GetArrayItem(vs, (int)i);
+        const char *verdict = v ? json_string(v, "verdict", a) : "not_run";
+        const char *detail = v ? json_string(v, "detail", a) : "the judge gave no verdict";
+        const cJSON *timing = v ? cJSON_GetObjectItemCaseSensitive(v, "timing") : NULL;
+        double ms = json_number(timing, "median_ms");
+        double spread = json_number(timing, "p75_ms") - json_number(timing, "p25_ms");
+        double raw = v ? json_number(v, "speedup") : NAN;
+        int significant = v ? (int)json_number(v, "significant") : 0;
+        int pass = strcmp(verdict, "pass") == 0;
+        /* a difference inside the spread is no speedup */
+        double speedup = !pass ? NAN : significant > 0 ? raw : (raw > 1 ? 1.0 : raw);
+        tk->tried++;
+        tk->passed += pass;
+        pol_sample s = {props[i].source, props[i].label, verdict, speedup};
+        vec_push(&tk->history, s);
+        if (pass && speedup > 1 && speedup > tk->best_speedup) {
+            tk->best_speedup = speedup;
+            tk->best_ms = ms;
+            tk->best_label = props[i].label;
+            tk->spread_ms = spread;
+            vec_push(&tk->progress_t, tk->seconds);
+            vec_push(&tk->progress_best, speedup);
+        }
+        if (run->db) {
+            char hash[65];
+            tunedb_variant_hash(props[i].source, NULL, hash);
+            tunedb_variant tv;
+            memset(&tv, 0, sizeof tv);
+            tv.kernel_key = tk->key;
+            tv.kernel_name = tk->k->qualified_name;
+            tv.arch = run->arch;
+            tv.source = props[i].source;
+            tv.policy = "builtin";
+            tv.transforms = props[i].label;
+            tv.verified = pass;
+            tv.baseline_ms = isfinite(tk->baseline_ms) ? tk->baseline_ms : NAN;
+            tv.variant_ms = pass ? ms : NAN;
+            tv.spread_ms = pass && isfinite(spread) ? spread : NAN;
+            tv.speedup = pass && isfinite(speedup) ? speedup : NAN;
+            tv.gpu_name = run->gpu_name;
+            if (tunedb_record_evaluation(run->db, tk->key, hash, verdict, pass ? ms : NAN, detail,
+                                         &err) != 0 ||
+                tunedb_record_variant(run->db, &tv, NULL, &err) != 0) {
+                log_warn("tune: recording a result: %s", sb_str(&err));
+                sb_clear(&err);
+            }
+        }
+    }
+    sb_free(&err);
+}
+
+/* builds and runs one judgement of proposals for tk; 0, or -1 when the
+ * judge itself failed (tk's detail says why) */
+static int judge_round(tune_run *run, tune_kernel *tk, const pol_proposal *props, size_t n,
+                       arena *a)
+{
+    const char *dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work,
+                                   hn_capture_tag(tk->file, a), tk->index, tk->rounds);
+    if (dir_create_all(dir, 0755) != 0) {
+        snprintf(tk->detail, sizeof tk->detail, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    cstr_vec argv = {0};
+    vec_push(&argv, run->self);
+    vec_push(&argv, "judge");
+    vec_push(&argv, tk->file);
+    vec_push(&argv, tk->k->qualified_name);
+    vec_push(&argv, "--captures");
+    vec_push(&argv, tk->captures);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = arena_printf(a, "%s/v%zu.cu", dir, i);
+        if (file_write_atomic(path, props[i].source, strlen(props[i].source)) != 0) {
+            snprintf(tk->detail, sizeof tk->detail, "%s: %s", path, strerror(errno));
+            vec_free(&argv);
+            return -1;
+        }
+        vec_push(&argv, "--variant");
+        vec_push(&argv, path);
+        vec_push(&argv, "--label");
+        vec_push(&argv, props[i].label);
+    }
+    const char *json_path = arena_printf(a, "%s/judge.json", dir);
+    vec_push(&argv, "--json");
+    vec_push(&argv, json_path);
+    vec_push(&argv, "--work");
+    vec_push(&argv, arena_printf(a, "%s/work", dir));
+    vec_push(&argv, "--runs");
+    vec_push(&argv, arena_printf(a, "%d", run->judge_runs));
+    vec_push(&argv, "--rounds");
+    vec_push(&argv, arena_printf(a, "%d", run->judge_rounds));
+    vec_push(&argv, "--seeds");
+    vec_push(&argv, arena_printf(a, "%d", run->judge_seeds));
+    vec_push(&argv, "--timeout");
+    vec_push(&argv, arena_printf(a, "%g", run->judge_timeout));
+    vec_push(&argv, "--");
+    for (size_t i = 0; i < run->n_nvcc_flags; i++)
+        vec_push(&argv, run->nvcc_flags[i]);
+    vec_push(&argv, NULL);
+
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.new_process_group = 1;
+    po.stdin_path = "/dev/null";
+    po.limits.wall_seconds = 120 + run->judge_timeout * (double)(n + 1) * 8;
+    proc_result res;
+    double t0 = now_s();
+    int rc = proc_run(argv.items, &po, &res);
+    tk->seconds += now_s() - t0;
+    vec_free(&argv);
+    char *log_text = arena_printf(a, "%s%s", sb_str(&res.out), sb_str(&res.err));
+    file_write_atomic(arena_printf(a, "%s/judge.log", dir), log_text, strlen(log_text));
+    int status = proc_shell_status(&res);
+    proc_result_free(&res);
+    char *text = NULL;
+    if (rc != 0 || status != 0 || file_read_all(json_path, 64 << 20, &text, NULL) != 0) {
+        const char *last = log_text;
+        for (const char *p = log_text; *p; p++)
+            if (p[0] == '\n' && p[1])
+                last = p + 1;
+        snprintf(tk->detail, sizeof tk->detail, "the judge failed (status %d): %.300s", status,
+                 last);
+        char *nl = strchr(tk->detail, '\n');
+        if (nl)
+            *nl = '\0';
+        free(text);
+        return -1;
+    }
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) {
+        snprintf(tk->detail, sizeof tk->detail, "%s: not JSON", json_path);
+        return -1;
+    }
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "ran_on_gpu");
+    run->ran_on_gpu = cJSON_IsTrue(gpu);
+    tk->build_errors = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(root, "variants"))
+        tk->build_errors += strcmp(json_string(v, "verdict", a), "build_error") == 0;
+    if (run->ran_on_gpu)
+        record_results(run, tk, root, props, n, a);
+    cJSON_Delete(root);
+    return 0;
+}
+
+/* ---- the loop ---------------------------------------------------------------- */
+
+typedef VEC(tune_kernel) tune_kernel_vec;
+typedef VEC(tu_model *) model_vec;
+
+static int load_tunables(const char *file, const tune_options *o, const nvcc_cmdline *cl,
+                         const char *captures, arena *a, tune_kernel_vec *out,
+                         model_vec *models)
+{
+    tu_model *m = xcalloc(1, sizeof *m);
+    model_init(m);
+    vec_push(models, m);
+    fe_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.flags = (const char *const *)cl->frontend_flags.items;
+    fo.n_flags = cl->frontend_flags.len;
+    fo.with_bodies = 1;
+    strbuf diags;
+    sb_init(&diags);
+    if (fe_parse(file, &fo, m, &diags) != FE_OK) {
+        fputs(sb_str(&diags), stderr);
+        sb_free(&diags);
+        return -1;
+    }
+    sb_free(&diags);
+    for (size_t i = 0; i < m->kernels.len; i++) {
+        const kernel *k = &m->kernels.items[i];
+        if (!k->is_definition || strcmp(k->decl_range.file, m->main_file) != 0)
+            continue;
+        int wanted = o->n_kernels == 0;
+        for (size_t w = 0; w < o->n_kernels && !wanted; w++)
+            wanted = strcmp(o->kernels[w], k->name) == 0 ||
+                     strcmp(o->kernels[w], k->qualified_name) == 0;
+        if (!wanted)
+            continue;
+        tune_kernel tk;
+        memset(&tk, 0, sizeof tk);
+        tk.file = m->main_file;
+        tk.model = m;
+        tk.index = i;
+        tk.k = k;
+        tk.name = k->qualified_name;
+        tk.captures = kernel_capture_dir(captures, m, i, a);
+        tk.original = fe_range_text(m, &k->decl_range, a);
+        tk.context = context_text(m, k, a);
+        tk.launches = launch_text(m, i, a);
+        tk.baseline_ms = NAN;
+        tk.best_ms = NAN;
+        tk.spread_ms = NAN;
+        tk.best_speedup = 1;
+        tk.best_label = "";
+        tk.status = "no_gain";
+        facts_from_captures(tk.captures, k, &tk.facts);
+        tk.facts.fast_math = o->fast_math;
+        pol_kernel_features(m, k, &tk.facts, tk.features);
+        if (!has_meta_below(tk.captures)) {
+            tk.done = 1;
+            tk.status = "not_captured";
+            snprintf(tk.detail, sizeof tk.detail, "no launch of it was captured%s",
+                     k->is_template ? " (template kernels are not captured yet)" : "");
+        }
+        vec_push(out, tk);
+    }
+    return 0;
+}
+
+static void learn(pol_chooser *c, const tune_kernel *tk)
+{
+    size_t n = tk->history.len;
+    if (n < 2)
+        return;
+    const char **labels = xcalloc(n, sizeof *labels);
+    double *speedups = xcalloc(n, sizeof *speedups);
+    for (size_t i = 0; i < n; i++) {
+        labels[i] = tk->history.items[i].label;
+        double s = tk->history.items[i].speedup;
+        speedups[i] = isfinite(s) ? s : 0;
+    }
+    pol_chooser_learn(c, tk->features, labels, speedups, n);
+    free(labels);
+    free(speedups);
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_options o;
+    if (tune_parse_options(argc, argv, &o) != 0) {
+        usage();
+        tune_options_free(&o);
+        return 2;
+    }
+    if (o.help) {
+        usage();
+        tune_options_free(&o);
+        return 0;
+    }
+    if (o.retrain) {
+        int rc = tune_retrain(&o);
+        tune_options_free(&o);
+        return rc;
+    }
+    arena a;
+    arena_init(&a);
+    int rc = 1;
+    nvcc_cmdline cl;
+    strbuf err;
+    sb_init(&err);
+    tune_kernel_vec kernels = {0};
+    model_vec models = {0};
+    pol_chooser *chooser = NULL;
+    tune_run run;
+    memset(&run, 0, sizeof run);
+    run.judge_runs = o.judge_runs;
+    run.judge_rounds = o.judge_rounds;
+    run.judge_seeds = o.judge_seeds;
+    run.judge_timeout = o.judge_timeout;
+    run.started = now_s();
+    if (nvcc_cmdline_parse((int)o.n_nvcc_flags, o.nvcc_flags, &cl, &err) != 0) {
+        log_error("tune: %s", sb_str(&err));
+        sb_free(&err);
+        tune_options_free(&o);
+        return 2;
+    }
+    run.cl = &cl;
+    run.nvcc_flags = (const char *const *)o.nvcc_flags;
+    run.n_nvcc_flags = o.n_nvcc_flags;
+    run.self = self_path(&a);
+    run.db_path = tunedb_default_path(&a);
+    if (!run.self || !run.db_path) {
+        log_error("tune: cannot find cl1cc itself or a place for the tuning database");
+        goto out;
+    }
+    const char *db_dir = arena_strdup(&a, run.db_path);
+    char *slash = strrchr((char *)db_dir, '/');
+    if (slash)
+        *slash = '\0';
+    const char *captures = o.captures ? o.captures : arena_printf(&a, "%s/captures", db_dir);
+
+    /* 1. capture */
+    if (o.run_cmd) {
+        cstr_vec cap = {0};
+        vec_push(&cap, run.self);
+        vec_push(&cap, "capture");
+        vec_push(&cap, "--run");
+        vec_push(&cap, o.run_cmd);
+        if (o.build_cmd) {
+            vec_push(&cap, "--build");
+            vec_push(&cap, o.build_cmd);
+        }
+        vec_push(&cap, "--out");
+        vec_push(&cap, captures);
+        vec_push(&cap, "--limit");
+        vec_push(&cap, arena_printf(&a, "%d", o.limit));
+        for (size_t i = 0; i < o.n_files; i++)
+            vec_push(&cap, o.files[i]);
+        vec_push(&cap, NULL);
+        printf("tune: capturing launches: %s\n", o.run_cmd);
+        fflush(stdout);
+        proc_result res;
+        int started = proc_run(cap.items, NULL, &res);
+        int status = proc_shell_status(&res);
+        proc_result_free(&res);
+        vec_free(&cap);
+        if (started != 0 || status != 0) {
+            log_error("tune: capturing failed (status %d): see above", status);
+            goto out;
+        }
+    }
+
+    /* 2. what to tune */
+    for (size_t i = 0; i < o.n_files; i++) {
+        char resolved[PATH_MAX];
+        if (!realpath(o.files[i], resolved)) {
+            log_error("tune: %s: %s", o.files[i], strerror(errno));
+            goto out;
+        }
+        if (load_tunables(arena_strdup(&a, resolved), &o, &cl, captures, &a, &kernels, &models) != 0)
+            goto out;
+    }
+    char gpu_arch[16] = "", gpu_name[128] = "";
+    int have_gpu = hn_gpu_detect(gpu_arch, sizeof gpu_arch, gpu_name, sizeof gpu_name);
+    run.arch = have_gpu ? arena_strdup(&a, gpu_arch) : "none";
+    run.gpu_name = have_gpu ? arena_strdup(&a, gpu_name) : NULL;
+    if (!have_gpu)
+        printf("tune: no GPU on this machine: each kernel's first round of variants is "
+               "generated and built, verifying and timing them is skipped.\n");
+    if (have_gpu && tunedb_open(run.db_path, TUNEDB_READWRITE, &run.db, &err) != 0) {
+        log_warn("tune: %s: results are not recorded", sb_str(&err));
+        sb_clear(&err);
+        run.db = NULL;
+    }
+    for (size_t i = 0; i < kernels.len; i++) {
+        tune_kernel *tk = &kernels.items[i];
+        kernel_key(tk->model, tk->k, run.arch, (const char *const *)cl.codegen_flags.items,
+                   cl.codegen_flags.len, tk->key);
+        if (run.db) {
+            char *fj = features_json(tk->features);
+            if (tunedb_record_kernel(run.db, tk->key, tk->name, tk->file, tk->original, fj,
+                                     &err) != 0) {
+                log_warn("tune: %s", sb_str(&err));
+                sb_clear(&err);
+            }
+            free(fj);
+        }
+    }
+    const char *chooser_path = o.chooser ? o.chooser : arena_printf(&a, "%s/chooser.json", db_dir);
+    if (pol_chooser_load(chooser_path, &chooser, &err) != 0) {
+        sb_clear(&err);
+        const char *prior = arena_printf(&a, "%s/../share/cl1cc/chooser-prior.json", self_exe_dir());
+        if (pol_chooser_load(prior, &chooser, &err) != 0) {
+            log_warn("tune: no chooser model (%s): trying transforms in catalogue order",
+                     sb_str(&err));
+            sb_clear(&err);
+            chooser = pol_chooser_new();
+        }
+    }
+    strbuf work;
+    sb_init(&work);
+    if (tempfiles_make_dir("cl1cc-tune", &work) != 0) {
+        log_error("tune: cannot make a work folder: %s", strerror(errno));
+        sb_free(&work);
+        goto out;
+    }
+    tempfiles_install_handlers();
+    run.work = arena_strdup(&a, sb_str(&work));
+    sb_free(&work);
+
+    /* 3. rounds: every active kernel proposes, the judge measures */
+    for (int round = 1;; round++) {
+        int active = 0;
+        for (size_t i = 0; i < kernels.len; i++) {
+            tune_kernel *tk = &kernels.items[i];
+            if (tk->done)
+                continue;
+            if (now_s() - run.started > o.budget_seconds) {
+                tk->done = 1;
+                if (!tk->tried)
+                    snprintf(tk->detail, sizeof tk->detail, "the time budget ran out first");
+                continue;
+            }
+            int room = o.kernel_evals - tk->tried;
+            pol_context ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.model = tk->model;
+            ctx.kernel_index = tk->index;
+            ctx.kernel_source = tk->original;
+            ctx.context_source = tk->context;
+            ctx.launch_summary = tk->launches;
+            ctx.arch = run.arch;
+            ctx.gpu_name = run.gpu_name;
+            ctx.history = tk->history.items;
+            ctx.n_history = tk->history.len;
+            ctx.max_proposals = room < o.per_round ? room : o.per_round;
+            pol_search_options so;
+            memset(&so, 0, sizeof so);
+            so.chooser = o.order == TUNE_ORDER_LEARNED ? chooser : NULL;
+            so.random_order = o.order == TUNE_ORDER_RANDOM;
+            so.seed = o.seed + i;
+            so.facts = tk->facts;
+            pol_proposal_vec props = {0};
+            size_t n = ctx.max_proposals > 0 ? pol_builtin_propose(&ctx, &so, &a, &props) : 0;
+            if (n == 0) {
+                tk->done = 1;
+                if (!tk->tried)
+                    snprintf(tk->detail, sizeof tk->detail,
+                             "no transform of the catalogue applies");
+                vec_free(&props);
+                continue;
+            }
+            active++;
+            tk->rounds = round;
+            if (judge_round(&run, tk, props.items, n, &a) != 0) {
+                tk->done = 1;
+                tk->status = "error";
+            } else if (!run.ran_on_gpu) {
+                tk->done = 1;
+                tk->status = "skipped_no_gpu";
+                tk->tried += (int)n;
+                snprintf(tk->detail, sizeof tk->detail,
+                         "built the replay driver and %zu variant(s) (%d did not compile); "
+                         "no GPU to verify and time them", n, tk->build_errors);
+            }
+            if (run.ran_on_gpu && !tk->done)
+                printf("tune: %s %s round %d: %zu variant(s), %d/%d passed so far, best %.2fx%s%s\n",
+                       hn_capture_tag(tk->file, &a), tk->name, round, n, tk->passed, tk->tried,
+                       tk->best_speedup, tk->best_label[0] ? " with " : "", tk->best_label);
+            fflush(stdout);
+            vec_free(&props);
+        }
+        if (!active)
+            break;
+    }
+
+    /* 4. learn, report */
+    for (size_t i = 0; i < kernels.len; i++) {
+        tune_kernel *tk = &kernels.items[i];
+        if (tk->best_speedup > 1 && tk->best_label[0])
+            tk->status = "improved";
+        if (o.learn && run.ran_on_gpu)
+            learn(chooser, tk);
+    }
+    if (o.learn && run.ran_on_gpu && chooser && pol_chooser_save(chooser, chooser_path, &err) != 0) {
+        log_warn("tune: saving the chooser: %s", sb_str(&err));
+        sb_clear(&err);
+    }
+    tune_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.arch = run.arch;
+    rep.gpu_name = run.gpu_name;
+    rep.ran_on_gpu = have_gpu && run.ran_on_gpu;
+    rep.budget_seconds = o.budget_seconds;
+    rep.kernel_evals = o.kernel_evals;
+    rep.wall_seconds = now_s() - run.started;
+    tune_report_row *rows = xcalloc(kernels.len ? kernels.len : 1, sizeof *rows);
+    for (size_t i = 0; i < kernels.len; i++) {
+        tune_kernel *tk = &kernels.items[i];
+        tune_report_row *r = &rows[i];
+        r->file = tk->file;
+        r->kernel = tk->name;
+        r->key = tk->key;
+        r->status = tk->status;
+        r->detail = tk->detail;
+        r->baseline_ms = tk->baseline_ms;
+        r->best_ms = tk->best_speedup > 1 ? tk->best_ms : tk->baseline_ms;
+        r->speedup = tk->best_speedup;
+        r->spread_ms = tk->spread_ms;
+        r->best_label = tk->best_label;
+        r->tried = tk->tried;
+        r->passed = tk->passed;
+        r->seconds = tk->seconds;
+        r->progress_t = tk->progress_t.items;
+        r->progress_best = tk->progress_best.items;
+        r->n_progress = tk->progress_t.len;
+    }
+    rep.rows = rows;
+    rep.n_rows = kernels.len;
+    tune_report_print(&rep, stdout);
+    rc = 0;
+    if (o.json && tune_report_write_json(&rep, o.json, &err) != 0) {
+        log_error("tune: %s", sb_str(&err));
+        rc = 1;
+    }
+    free(rows);
+out:
+    for (size_t i = 0; i < kernels.len; i++) {
+        vec_free(&kernels.items[i].history);
+        vec_free(&kernels.items[i].progress_t);
+        vec_free(&kernels.items[i].progress_best);
+    }
+    vec_free(&kernels);
+    for (size_t i = 0; i < models.len; i++) {
+        model_free(models.items[i]);
+        free(models.items[i]);
+    }
+    vec_free(&models);
+    pol_chooser_free(chooser);
+    tunedb_close(run.db);
+    nvcc_cmdline_free(&cl);
+    sb_free(&err);
+    tune_options_free(&o);
+    arena_free(&a);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * catalogue.c: the built-in transforms by name, and combinations of them
+ * ("regacc+restrict+unroll4"): the union of their edits on the original.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
+                                    "unroll4", "unroll8",  "fast_math"};
+
+size_t pol_transform_count(void)
+{
+    return sizeof names / sizeof names[0];
+}
+
+const char *pol_transform_name(size_t i)
+{
+    return i < pol_transform_count() ? names[i] : NULL;
+}
+
+int pol_transform(const char *name, const tu_model *m, const kernel *k, const pol_facts *f,
+                  arena *a, pol_edit_vec *out, const char **why)
+{
+    *why = NULL;
+    if (!k->is_definition) {
+        *why = "a declaration only";
+        return 1;
+    }
+    if (k->body_in_macro) {
+        *why = "part of the body comes out of a macro";
+        return 1;
+    }
+    if (strcmp(name, "regacc") == 0)
+        return pol_transform_regacc(m, k, f, a, out, why);
+    if (strcmp(name, "restrict") == 0)
+        return pol_transform_restrict(m, k, f, a, out, why);
+    if (strcmp(name, "launch_bounds") == 0)
+        return pol_transform_launch_bounds(m, k, f, a, out, why);
+    if (strcmp(name, "unroll2") == 0)
+        return pol_transform_unroll(m, k, 2, a, out, why);
+    if (strcmp(name, "unroll4") == 0)
+        return pol_transform_unroll(m, k, 4, a, out, why);
+    if (strcmp(name, "unroll8") == 0)
+        return pol_transform_unroll(m, k, 8, a, out, why);
+    if (strcmp(name, "fast_math") == 0)
+        return pol_transform_fast_math(m, k, f, a, out, why);
+    return -1;
+}
+
+int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
+                          const pol_facts *f, arena *a, const char **source_out,
+                          const char **why, strbuf *err)
+{
+    pol_edit_vec edits = {0};
+    char *copy = arena_strdup(a, combination), *save = NULL;
+    int unrolls = 0, rc = 0;
+    *why = NULL;
+    for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
+        if (strncmp(t, "unroll", 6) == 0 && ++unrolls > 1) {
+            *why = "two unroll factors";
+            rc = 1;
+            break;
+        }
+        rc = pol_transform(t, m, k, f, a, &edits, why);
+        if (rc < 0)
+            sb_printf(err, "unknown transform '%s'", t);
+    }
+    if (rc == 0 && !edits.len) {
+        *why = "nothing to change";
+        rc = 1;
+    }
+    if (rc == 0 && pol_edits_render(m, k, edits.items, edits.len, a, source_out, err) != 0)
+        rc = -1;
+    vec_free(&edits);
+    return rc;
+}

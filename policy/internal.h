@@ -1,0 +1,54 @@
+/*
+ * internal.h: what the built-in policy's files share (text helpers over a
+ * kernel's source).  Not part of the public face (builtin.h).
+ */
+#ifndef CL1CC_POL_INTERNAL_H
+#define CL1CC_POL_INTERNAL_H
+
+#include "builtin.h"
+
+/* the file's bytes, or NULL */
+const char *pol_file_text(const tu_model *m, const src_range *r, size_t *len);
+/* the text of r in a ("" when unavailable) */
+const char *pol_text(const tu_model *m, const src_range *r, arena *a);
+/* how often name occurs as a whole identifier in text [begin, end) of the
+ * file, comments and strings included (a conservative count) */
+size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name);
+/* the identifiers of s, each once, in a */
+size_t pol_identifiers(const char *s, arena *a, const char ***out);
+/* s without whitespace, in a: for comparing expressions */
+const char *pol_squeeze(const char *s, arena *a);
+/* offset of the start of the line holding offset, and whether only blanks
+ * stand between it and offset */
+size_t pol_line_start(const char *text, size_t offset, int *only_blanks);
+/* the leading blanks of the line starting at line_start, in a */
+const char *pol_indent(const char *text, size_t line_start, arena *a);
+/* the element type a pointer parameter points to, without const or
+ * restrict ("float"); NULL when it is not a plain pointer */
+const char *pol_pointee_type(const kernel_param *p, arena *a);
+/* the parameter named name, or NULL */
+const kernel_param *pol_param(const kernel *k, const char *name);
+/* the loop around node i (its nearest BODY_LOOP ancestor), or -1; with
+ * direct set, only when no BODY_IF stands between */
+long pol_enclosing_loop(const kernel *k, size_t i, int direct);
+/* 1 when node j lies inside node i's range */
+int pol_node_inside(const kernel *k, size_t j, size_t i);
+/* "\r\n" when the line holding offset ends so (a CRLF file), else "\n" */
+const char *pol_newline(const char *text, size_t len, size_t offset);
+/* the text from the line before offset back to its line start: is it a
+ * #pragma line? */
+int pol_pragma_before(const char *text, size_t line_start);
+
+/* the transforms (transform_*.c): 0 applied, 1 refused (*why) */
+int pol_transform_restrict(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                           pol_edit_vec *out, const char **why);
+int pol_transform_regacc(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                         pol_edit_vec *out, const char **why);
+int pol_transform_unroll(const tu_model *m, const kernel *k, int factor, arena *a,
+                         pol_edit_vec *out, const char **why);
+int pol_transform_launch_bounds(const tu_model *m, const kernel *k, const pol_facts *f,
+                                arena *a, pol_edit_vec *out, const char **why);
+int pol_transform_fast_math(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                            pol_edit_vec *out, const char **why);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * text.c: small text helpers over a kernel's source for the transforms.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int ident_char(int c)
+{
+    return c == '_' || isalnum((unsigned char)c);
+}
+
+const char *pol_file_text(const tu_model *m, const src_range *r, size_t *len)
+{
+    const source_file *sf = model_file(m, r->file);
+    if (!sf)
+        return NULL;
+    *len = sf->len;
+    return sf->text;
+}
+
+const char *pol_text(const tu_model *m, const src_range *r, arena *a)
+{
+    const source_file *sf = model_file(m, r->file);
+    if (!sf || r->end > sf->len || r->begin > r->end)
+        return "";
+    return arena_strndup(a, sf->text + r->begin, r->end - r->begin);
+}
+
+size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name)
+{
+    size_t n = strlen(name), count = 0;
+    if (!n)
+        return 0;
+    for (size_t i = begin; i + n <= end; i++) {
+        if (memcmp(text + i, name, n) != 0)
+            continue;
+        if (i > 0 && ident_char(text[i - 1]))
+            continue;
+        if (i + n < end && ident_char(text[i + n]))
+            continue;
+        count++;
+    }
+    return count;
+}
+
+size_t pol_identifiers(const char *s, arena *a, const char ***out)
+{
+    VEC(const char *) ids = {0};
+    for (size_t i = 0; s[i];) {
+        if (ident_char(s[i]) && !isdigit((unsigned char)s[i])) {
+            size_t j = i;
+            while (ident_char(s[j]))
+                j++;
+            const char *id = arena_strndup(a, s + i, j - i);
+            int seen = 0;
+            for (size_t k = 0; k < ids.len && !seen; k++)
+                seen = strcmp(ids.items[k], id) == 0;
+            if (!seen)
+                vec_push(&ids, id);
+            i = j;
+        } else if (isdigit((unsigned char)s[i])) {
+            while (ident_char(s[i]) || s[i] == '.')
+                i++;
+        } else {
+            i++;
+        }
+    }
+    const char **copy = arena_alloc(a, (ids.len ? ids.len : 1) * sizeof *copy);
+    if (ids.len)
+        memcpy(copy, ids.items, ids.len * sizeof *copy);
+    *out = copy;
+    size_t n = ids.len;
+    vec_free(&ids);
+    return n;
+}
+
+const char *pol_squeeze(const char *s, arena *a)
+{
+    size_t n = strlen(s), j = 0;
+    char *out = arena_alloc(a, n + 1);
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i]))
+            out[j++] = s[i];
+    out[j] = '\0';
+    return out;
+}
+
+size_t pol_line_start(const char *text, size_t offset, int *only_blanks)
+{
+    size_t i = offset;
+    int blanks = 1;
+    while (i > 0 && text[i - 1] != '\n') {
+        if (text[i - 1] != ' ' && text[i - 1] != '\t')
+            blanks = 0;
+        i--;
+    }
+    if (only_blanks)
+        *only_blanks = blanks;
+    return i;
+}
+
+const char *pol_indent(const char *text, size_t line_start, arena *a)
+{
+    size_t j = line_start;
+    while (text[j] == ' ' || text[j] == '\t')
+        j++;
+    return arena_strndup(a, text + line_start, j - line_start);
+}
+
+int pol_pragma_before(const char *text, size_t line_start)
+{
+    if (line_start == 0)
+        return 0;
+    size_t prev = pol_line_start(text, line_start - 1, NULL);
+    while (text[prev] == ' ' || text[prev] == '\t')
+        prev++;
+    return strncmp(text + prev, "#pragma", 7) == 0 || strncmp(text + prev, "_Pragma", 7) == 0;
+}
+
+const char *pol_pointee_type(const kernel_param *p, arena *a)
+{
+    if (!p->is_pointer)
+        return NULL;
+    /* as spelled ("const T *", "DATA_TYPE *"): the names are in scope where
+     * the kernel is; the canonical type only for a typedef'd pointer */
+    const char *t = p->type;
+    if (!strchr(t, '*'))
+        t = p->canonical_type;
+    if (strstr(t, "type-parameter"))
+        return NULL;
+    const char *star = strrchr(t, '*');
+    if (!star || strchr(t, '*') != star || strchr(t, '(') || strchr(t, '['))
+        return NULL;
+    char *base = arena_strndup(a, t, (size_t)(star - t));
+    /* drop const and volatile words, and trailing blanks */
+    char *out = arena_alloc(a, strlen(base) + 1);
+    out[0] = '\0';
+    size_t n = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(base, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (strcmp(w, "const") == 0 || strcmp(w, "volatile") == 0 ||
+            strcmp(w, "__restrict__") == 0 || strcmp(w, "__restrict") == 0 ||
+            strcmp(w, "restrict") == 0)
+            continue;
+        if (n++)
+            strcat(out, " ");
+        strcat(out, w);
+    }
+    return n ? out : NULL;
+}
+
+const kernel_param *pol_param(const kernel *k, const char *name)
+{
+    for (size_t i = 0; name && i < k->params.len; i++)
+        if (strcmp(k->params.items[i].name, name) == 0)
+            return &k->params.items[i];
+    return NULL;
+}
+
+long pol_enclosing_loop(const kernel *k, size_t i, int direct)
+{
+    for (long p = k->body.items[i].parent; p >= 0; p = k->body.items[p].parent) {
+        if (k->body.items[p].kind == BODY_LOOP)
+            return p;
+        if (direct && k->body.items[p].kind == BODY_IF)
+            return -1;
+    }
+    return -1;
+}
+
+int pol_node_inside(const kernel *k, size_t j, size_t i)
+{
+    const src_range *a = &k->body.items[i].range, *b = &k->body.items[j].range;
+    return b->begin >= a->begin && b->end <= a->end && j != i;
+}
+
+const char *pol_newline(const char *text, size_t len, size_t offset)
+{
+    while (offset < len && text[offset] != '\n')
+        offset++;
+    return offset < len && offset > 0 && text[offset - 1] == '\r' ? "\r\n" : "\n";
+}

@@ -1,0 +1,1 @@
+refused: no captured launch tells the block size

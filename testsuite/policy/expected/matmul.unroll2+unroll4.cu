@@ -1,0 +1,1 @@
+refused: two unroll factors

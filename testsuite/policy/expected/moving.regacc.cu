@@ -1,0 +1,1 @@
+refused: no array element updated in a loop at a fixed index

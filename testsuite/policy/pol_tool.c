@@ -1,0 +1,109 @@
+/*
+ * pol_tool.c: runs one combination of built-in transforms on one kernel of a
+ * file and prints the new definition (or "refused: why"), or with
+ * --propose prints the labels the search would propose first.  For the
+ * policy's fixture tests.
+ *   pol_tool FILE KERNEL COMBINATION [--block N] [--distinct] [--fast-math]
+ *            [--whole-file]   (the file with the kernel replaced)
+ *   pol_tool FILE KERNEL --propose [--block N] [--distinct] [--chooser F]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "frontend.h"
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: pol_tool FILE KERNEL COMBINATION|--propose [options]\n");
+        return 2;
+    }
+    pol_facts facts = {0, 0, 0};
+    const char *chooser_path = NULL;
+    int whole_file = 0;
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--block") == 0 && i + 1 < argc)
+            facts.block_threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--distinct") == 0)
+            facts.pointers_distinct = 1;
+        else if (strcmp(argv[i], "--fast-math") == 0)
+            facts.fast_math = 1;
+        else if (strcmp(argv[i], "--whole-file") == 0)
+            whole_file = 1;
+        else if (strcmp(argv[i], "--chooser") == 0 && i + 1 < argc)
+            chooser_path = argv[++i];
+    }
+    tu_model m;
+    model_init(&m);
+    fe_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.with_bodies = 1;
+    strbuf diags;
+    sb_init(&diags);
+    if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {
+        fputs(sb_str(&diags), stderr);
+        return 1;
+    }
+    sb_free(&diags);
+    long index = -1;
+    for (size_t i = 0; i < m.kernels.len; i++)
+        if (strcmp(m.kernels.items[i].name, argv[2]) == 0)
+            index = (long)i;
+    if (index < 0) {
+        fprintf(stderr, "pol_tool: no kernel %s\n", argv[2]);
+        return 1;
+    }
+    const kernel *k = &m.kernels.items[index];
+    arena a;
+    arena_init(&a);
+    int rc = 0;
+    if (strcmp(argv[3], "--propose") == 0) {
+        pol_chooser *c = NULL;
+        strbuf err;
+        sb_init(&err);
+        if (chooser_path && pol_chooser_load(chooser_path, &c, &err) != 0) {
+            fprintf(stderr, "pol_tool: %s\n", sb_str(&err));
+            return 1;
+        }
+        sb_free(&err);
+        pol_context ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.model = &m;
+        ctx.kernel_index = (size_t)index;
+        ctx.kernel_source = fe_range_text(&m, &k->decl_range, &a);
+        ctx.max_proposals = 16;
+        pol_search_options so;
+        memset(&so, 0, sizeof so);
+        so.chooser = c;
+        so.facts = facts;
+        pol_proposal_vec props = {0};
+        size_t n = pol_builtin_propose(&ctx, &so, &a, &props);
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n", props.items[i].label);
+        vec_free(&props);
+        pol_chooser_free(c);
+    } else {
+        const char *source, *why;
+        strbuf err;
+        sb_init(&err);
+        int r = pol_apply_combination(argv[3], &m, k, &facts, &a, &source, &why, &err);
+        const source_file *sf = model_file(&m, k->decl_range.file);
+        if (r == 0 && whole_file && sf)
+            printf("%.*s%s%s", (int)k->decl_range.begin, sf->text, source,
+                   sf->text + k->decl_range.end);
+        else if (r == 0)
+            printf("%s\n", source);
+        else if (r == 1)
+            printf("refused: %s\n", why);
+        else {
+            fprintf(stderr, "pol_tool: %s\n", sb_str(&err));
+            rc = 1;
+        }
+        sb_free(&err);
+    }
+    arena_free(&a);
+    model_free(&m);
+    return rc;
+}

@@ -1,0 +1,87 @@
+/*
+ * test_chooser.c: the chooser learns from measured variants which
+ * transforms pay for which kernels, generalises through the features, and
+ * keeps what it learned across a save and load.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "check.h"
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : "chooser-test.json";
+    /* a matrix-product-like kernel: updates in loops; an elementwise one */
+    double product[POL_NFEATURES] = {1, 0.25, 0.25, 0.5, 0.5, 0.5, 0.6, 0.25, 0, 0, 1, 0.8};
+    double elementwise[POL_NFEATURES] = {1, 0.25, 0.25, 0, 0.4, 0.4, 0.3, 0.25, 0.5, 0, 0, 0.8};
+
+    pol_chooser *c = pol_chooser_new();
+    CHECK(pol_chooser_score(c, product, "regacc") == 0);
+    CHECK(pol_chooser_pairs_seen(c) == 0);
+
+    const char *combos1[] = {"regacc", "unroll4", "restrict", "regacc+restrict"};
+    double speed1[] = {3.5, 1.0, 0, 3.9};
+    size_t pairs = pol_chooser_learn(c, product, combos1, speed1, 4);
+    CHECK(pairs == 6); /* every pair differs */
+    CHECK(pol_chooser_score(c, product, "regacc") > pol_chooser_score(c, product, "unroll4"));
+    CHECK(pol_chooser_score(c, product, "unroll4") > pol_chooser_score(c, product, "restrict"));
+    CHECK(pol_chooser_score(c, product, "regacc+restrict") >
+          pol_chooser_score(c, product, "unroll4"));
+
+    const char *combos2[] = {"regacc", "unroll4", "fast_math"};
+    double speed2[] = {0, 1.3, 1.0};
+    pol_chooser_learn(c, elementwise, combos2, speed2, 3);
+    CHECK(pol_chooser_score(c, elementwise, "unroll4") >
+          pol_chooser_score(c, elementwise, "regacc"));
+    /* the product kernel still prefers regacc: the features tell them apart */
+    CHECK(pol_chooser_score(c, product, "regacc") > pol_chooser_score(c, product, "unroll4"));
+
+    /* the order kernels were tuned in does not matter */
+    pol_chooser *reversed = pol_chooser_new();
+    pol_chooser_learn(reversed, elementwise, combos2, speed2, 3);
+    pol_chooser_learn(reversed, product, combos1, speed1, 4);
+    for (size_t t = 0; t < pol_transform_count(); t++)
+        CHECK(fabs(pol_chooser_score(c, product, pol_transform_name(t)) -
+                   pol_chooser_score(reversed, product, pol_transform_name(t))) < 1e-6);
+    pol_chooser_free(reversed);
+
+    /* equal speedups teach nothing */
+    const char *same[] = {"unroll2", "unroll8"};
+    double flat[] = {1.0, 1.0};
+    CHECK(pol_chooser_learn(c, product, same, flat, 2) == 0);
+
+    strbuf err;
+    sb_init(&err);
+    CHECK(pol_chooser_save(c, path, &err) == 0);
+    pol_chooser *back = NULL;
+    CHECK(pol_chooser_load(path, &back, &err) == 0);
+    if (back) {
+        for (size_t t = 0; t < pol_transform_count(); t++) {
+            const char *name = pol_transform_name(t);
+            CHECK(fabs(pol_chooser_score(c, product, name) -
+                       pol_chooser_score(back, product, name)) < 1e-4);
+        }
+        CHECK(pol_chooser_pairs_seen(back) == pol_chooser_pairs_seen(c));
+    }
+    pol_chooser_free(back);
+
+    /* not a model: an error naming the file, nothing loaded */
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("{\"weights\": 3", f);
+        fclose(f);
+    }
+    pol_chooser *bad = NULL;
+    sb_clear(&err);
+    CHECK(pol_chooser_load(path, &bad, &err) == -1);
+    CHECK(bad == NULL);
+    CHECK(strstr(sb_str(&err), path) != NULL);
+    sb_clear(&err);
+    CHECK(pol_chooser_load("/nonexistent/chooser.json", &bad, &err) == -1);
+
+    sb_free(&err);
+    pol_chooser_free(c);
+    return CHECK_REPORT("policy_chooser");
+}

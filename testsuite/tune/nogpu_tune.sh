@@ -1,0 +1,63 @@
+#!/bin/sh
+# nogpu_tune.sh CL1CC: without a GPU, `cl1cc tune` on a hand-made capture
+# proposes and builds the first round of variants, says plainly that it
+# skipped verifying and timing, records nothing, and writes its JSON
+# summary.  Skipped (77) where there is a GPU: gpu_tune.sh runs there.
+set -u
+cl1cc=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIPPED: this machine has a GPU; gpu_tune.sh covers tune here"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export CL1CC_CACHE_DIR="$work/cache" CL1CC_DB="$work/db/tuning.db"
+cp "$here/row_sums.cu" "$work/"
+abs=$(readlink -f "$work/row_sums.cu")
+tag="row_sums.cu-$(printf %s "$abs" | sha256sum | cut -c1-8)"
+cap="$work/cap/$tag/k0/0"
+mkdir -p "$cap"
+cat >"$cap/meta" <<'M'
+cl1cc-capture 1
+kernel row_sums
+index 0
+grid 1 1 1
+block 128 1 1
+shmem 0
+allocs 2
+alloc 0 64
+alloc 1 16
+args 3
+arg 0 value 4 04000000
+arg 1 pointer 0 0
+arg 2 pointer 1 0
+end
+M
+for f in alloc0.in alloc0.out alloc1.in alloc1.out; do head -c 64 /dev/zero >"$cap/$f"; done
+head -c 16 /dev/zero >"$cap/alloc1.in"; head -c 16 /dev/zero >"$cap/alloc1.out"
+cd "$work" || exit 1
+"$cl1cc" tune --captures cap --json out.json row_sums.cu -- -O3 >out.txt 2>err.txt
+rc=$?
+cat out.txt
+fail=0
+[ $rc -eq 0 ] || { echo "FAIL: tune exited $rc"; cat err.txt; fail=1; }
+grep -q "^tune: no GPU on this machine" out.txt || { echo "FAIL: no plain message about the skipped GPU work"; fail=1; }
+grep -q "row_sums *skipped_no_gpu" out.txt || { echo "FAIL: row_sums is not skipped_no_gpu"; fail=1; }
+grep -q "never_launched *not_captured" out.txt || { echo "FAIL: never_launched is not not_captured"; fail=1; }
+[ -e "$CL1CC_DB" ] && { echo "FAIL: a database was written without measurements"; fail=1; }
+python3 - out.json <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ks = {k["kernel"]: k for k in d["kernels"]}
+assert d["ran_on_gpu"] is False, d
+assert ks["row_sums"]["status"] == "skipped_no_gpu", ks
+assert ks["row_sums"]["variants_tried"] >= 3, ks   # regacc, restrict, unroll...
+assert len(ks["row_sums"]["key"]) == 64
+assert ks["never_launched"]["status"] == "not_captured"
+print("ok: JSON summary")
+PY
+# the catalogue's variants of row_sums all compile
+grep -q "(0 did not compile)" out.txt || { echo "FAIL: some variant did not compile"; fail=1; }
+[ $fail -eq 0 ] && echo "ok: without a GPU tune builds the first round and says what it skipped"
+exit $fail
