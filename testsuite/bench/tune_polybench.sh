@@ -1,0 +1,44 @@
+#!/bin/sh
+# tune_polybench.sh CL1CC POLYBENCH-CUDA-DIR OUT-DIR [PROGRAM...] [-- TUNE-OPTIONS]
+# Tunes every PolyBench-ACC CUDA program (or the ones named, e.g. 2mm atax)
+# with `cl1cc tune`: builds and runs each through capture, then rounds of
+# built-in proposals verified and timed on the GPU.  Leaves one JSON
+# summary per program and the tuning database in OUT-DIR, and prints the
+# table (tune_table.py).  Needs a GPU.  Extra tune options after "--", e.g.
+# "-- --order random --kernel-evals 3".
+set -u
+cl1cc=$(readlink -f "$1") pb=$(readlink -f "$2") out=$3
+shift 3
+programs="" extra=""
+while [ $# -gt 0 ]; do
+    if [ "$1" = "--" ]; then shift; extra="$*"; break; fi
+    programs="$programs $1"; shift
+done
+mkdir -p "$out"
+out=$(readlink -f "$out")
+here=$(cd "$(dirname "$0")" && pwd)
+export CL1CC_DB="${CL1CC_DB:-$out/tuning.db}" CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-$out/cache}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$pb" "$work/CUDA"
+flags="-O3 -arch=sm_90 -I$work/CUDA/utilities -DcudaThreadSynchronize=cudaDeviceSynchronize"
+for cu in $(cd "$work/CUDA" && find . -name '*.cu' | sort); do
+    name=$(basename "$cu" .cu)
+    if [ -n "$programs" ]; then
+        case " $programs " in *" $name "*) ;; *) continue ;; esac
+    fi
+    dir="$work/CUDA/$(dirname "$cu")"
+    echo "== $name"
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    (cd "$dir" && "$cl1cc" tune --build "nvcc $flags -o $name.exe $name.cu" --run "./$name.exe" \
+        --captures "$out/captures" --json "$out/$name.json" $extra "$name.cu" -- $flags) \
+        >"$out/$name.log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" -v rc="$rc" -v n="$name" 'BEGIN { printf "%s: exit %d, %.1f s\n", n, rc, b - a }' |
+        tee -a "$out/wall.txt"
+    grep -E '^(file|[a-zA-Z0-9_]+\.cu ) ' "$out/$name.log" | tail -n +1
+    rm -rf "$out/captures"
+done
+python3 "$here/tune_table.py" "$out"/*.json | tee "$out/table.txt"
