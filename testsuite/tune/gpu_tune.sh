@@ -17,7 +17,7 @@ cp "$here/row_sums.cu" "$work/"
 cd "$work" || exit 1
 nvcc -O3 -arch=sm_90 -o plain row_sums.cu && ./plain 1024 >plain.txt || { echo "FAIL: plain build"; exit 1; }
 "$cl1cc" tune --build "nvcc -O3 -arch=sm_90 -o rs row_sums.cu" --run "./rs 1024" \
-    --json tune.json --kernel-evals 8 row_sums.cu -- -O3 >out.txt 2>err.txt
+    --json tune.json --kernel-evals 8 row_sums.cu -- -O3 -arch=sm_90 >out.txt 2>err.txt
 rc=$?
 cat out.txt
 fail=0
