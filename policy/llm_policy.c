@@ -115,7 +115,7 @@ static void add_choice(round_state *st, const cJSON *choice)
     if (!ex.source) {
         const cJSON *finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
         if (cJSON_IsString(finish) && strcmp(finish->valuestring, "length") == 0)
-            ex.failure = arena_printf(st->a, "%s (the reply was cut at its token limit)",
+            ex.failure = arena_printf(st->a, "%s; the reply was cut at its token limit",
                                       ex.failure);
     }
     add(st, ex.source, ex.failure);

@@ -33,7 +33,7 @@ static const char scale_launches[] =
 
 /* Compares text with the file at path; 0 when equal.  On a difference it
  * says where and writes the text beside the build as path's name + ".actual". */
-static int golden_compare(const char *path, const char *text)
+__attribute__((unused)) static int golden_compare(const char *path, const char *text)
 {
     const char *update = getenv("CL1CC_UPDATE_GOLDEN");
     if (update && strcmp(update, "1") == 0) {
