@@ -24,6 +24,7 @@ static void print_help(void)
            "  cl1cc inspect FILE.cu [OPTIONS] [-- NVCC-FLAGS]\n"
            "                                print the kernels, launches and dependencies\n"
            "                                the frontend finds (--json, --summary, -p DIR)\n"
+           "  cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL ...  ask a model for faster kernels\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
@@ -52,5 +53,7 @@ int main(int argc, char **argv)
         return cmd_judge(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "capture") == 0)
         return cmd_capture(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "llm-propose") == 0)
+        return cmd_llm_propose(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }
