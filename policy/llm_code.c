@@ -133,25 +133,60 @@ static int is_ident(const llm_code *c, size_t i)
     return i < c->toks.len && c->toks.items[i].kind == LLM_TOK_IDENT;
 }
 
-/* The token after the group opened at i ("(" or "{"), matched by count;
- * c->toks.len, and *closed 0, when it does not close. */
-static size_t skip_group(const llm_code *c, size_t i, const char *open, const char *close,
-                         int *closed)
+/* No real head of a definition is longer; the bound keeps prose after a
+ * stray "__device__" from being read to the end once per such word. */
+#define MAX_HEAD_TOKENS 64
+#define NO_MATCH ((size_t)-1)
+
+static int bracket(const llm_code *c, size_t i, int *open)
 {
-    int depth = 0;
-    *closed = 1;
-    for (; i < c->toks.len; i++) {
-        if (llm_tok_is(c, i, open))
-            depth++;
-        else if (llm_tok_is(c, i, close) && --depth == 0)
-            return i + 1;
-    }
-    *closed = 0;
-    return c->toks.len;
+    const llm_tok *t = &c->toks.items[i];
+    if (t->kind != LLM_TOK_PUNCT || t->end - t->begin != 1)
+        return -1;
+    const char *p = strchr("({[)}]", c->text[t->begin]);
+    if (!p)
+        return -1;
+    *open = p - "({[)}]" < 3;
+    return (int)((p - "({[)}]") % 3);
 }
 
-/* The token that opened the group closed at i, walking back; (size_t)-1
- * when none. */
+/* match[i]: for a bracket ( { [ or its closer, the other one, or NO_MATCH;
+ * each kind is matched on its own, by count. */
+static void match_brackets(llm_code *c)
+{
+    size_t n = c->toks.len;
+    c->match = xcalloc(n ? n : 1, sizeof *c->match);
+    size_t *stack[3];
+    size_t depth[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++)
+        stack[k] = xcalloc(n ? n : 1, sizeof *stack[k]);
+    for (size_t i = 0; i < n; i++) {
+        c->match[i] = NO_MATCH;
+        int open, kind = bracket(c, i, &open);
+        if (kind < 0)
+            continue;
+        if (open) {
+            stack[kind][depth[kind]++] = i;
+        } else if (depth[kind] > 0) {
+            size_t o = stack[kind][--depth[kind]];
+            c->match[o] = i;
+            c->match[i] = o;
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        free(stack[k]);
+}
+
+/* The token after the group opened at i; c->toks.len, and *closed 0, when
+ * it does not close. */
+static size_t skip_group(const llm_code *c, size_t i, int *closed)
+{
+    *closed = c->match[i] != NO_MATCH && c->match[i] > i;
+    return *closed ? c->match[i] + 1 : c->toks.len;
+}
+
+/* The token that opened the <...> closed at i, walking back; NO_MATCH when
+ * none before a ";" or a brace. */
 static size_t group_start(const llm_code *c, size_t i, const char *open, const char *close)
 {
     int depth = 0;
@@ -161,9 +196,9 @@ static size_t group_start(const llm_code *c, size_t i, const char *open, const c
         else if (llm_tok_is(c, k, open) && --depth == 0)
             return k;
         else if (llm_tok_is(c, k, ";") || llm_tok_is(c, k, "{") || llm_tok_is(c, k, "}"))
-            return (size_t)-1;
+            return NO_MATCH;
     }
-    return (size_t)-1;
+    return NO_MATCH;
 }
 
 /* identifiers followed by a parenthesized group that is not a call */
@@ -203,19 +238,20 @@ static size_t definition_start(const llm_code *c, size_t i)
             first = k - 1;
         } else if (llm_tok_is(c, k, ">")) {
             size_t open = group_start(c, k, "<", ">");
-            if (open == (size_t)-1 || open == 0 || !llm_tok_is(c, open - 1, "template"))
+            if (open == NO_MATCH || open == 0 || !llm_tok_is(c, open - 1, "template"))
                 break;
             first = open - 1;
         } else if (llm_tok_is(c, k, ")")) {
-            size_t open = group_start(c, k, "(", ")");
-            if (open == (size_t)-1 || open == 0 || !is_attribute_word(c, open - 1))
+            size_t open = c->match[k] < k ? c->match[k] : NO_MATCH;
+            if (open == NO_MATCH || open == 0 || !is_attribute_word(c, open - 1))
                 break;
             first = open - 1;
         } else if (llm_tok_is(c, k, "]") && llm_tok_is(c, k - 1, "]")) {
-            size_t open = group_start(c, k, "[", "]");
-            if (open == (size_t)-1 || open == 0 || !llm_tok_is(c, open - 1, "["))
+            /* [[...]]: the outer pair, with the inner one just inside */
+            size_t open = c->match[k] < k ? c->match[k] : NO_MATCH;
+            if (open == NO_MATCH || !llm_tok_is(c, open + 1, "[") || c->match[open + 1] != k - 1)
                 break;
-            first = open - 1;
+            first = open;
         } else {
             break;
         }
@@ -232,12 +268,15 @@ static int parse_definition(const llm_code *c, size_t i, llm_def *d)
     int closed;
     memset(d, 0, sizeof *d);
     for (;;) {
-        if (j >= n || llm_tok_is(c, j, ";") || llm_tok_is(c, j, "{") || llm_tok_is(c, j, "}") ||
+        /* a name comes soon after a specifier: prose after a stray
+         * "__device__" is not read to the end, once per such word */
+        if (j > i + MAX_HEAD_TOKENS || j >= n || llm_tok_is(c, j, ";") ||
+            llm_tok_is(c, j, "{") || llm_tok_is(c, j, "}") ||
             llm_tok_is(c, j, "=") || llm_tok_is(c, j, "[") ||
             c->toks.items[j].kind == LLM_TOK_DIRECTIVE)
             return 0;
         if (is_attribute_word(c, j) && llm_tok_is(c, j + 1, "(")) {
-            j = skip_group(c, j + 1, "(", ")", &closed);
+            j = skip_group(c, j + 1, &closed);
             continue;
         }
         if (llm_tok_is(c, j, "(")) {
@@ -249,7 +288,7 @@ static int parse_definition(const llm_code *c, size_t i, llm_def *d)
     }
     d->name_tok = j - 1;
     d->params_open = j;
-    size_t after = skip_group(c, j, "(", ")", &closed);
+    size_t after = skip_group(c, j, &closed);
     if (!closed || after >= n)
         return 0;
     d->params_close = after - 1;
@@ -262,7 +301,7 @@ static int parse_definition(const llm_code *c, size_t i, llm_def *d)
             llm_tok_is(c, k, ",") || c->toks.items[k].kind == LLM_TOK_DIRECTIVE)
             return 0;
         if (llm_tok_is(c, k, "(")) {
-            k = skip_group(c, k, "(", ")", &closed);
+            k = skip_group(c, k, &closed);
             continue;
         }
         k++;
@@ -270,7 +309,7 @@ static int parse_definition(const llm_code *c, size_t i, llm_def *d)
     if (k >= n || !llm_tok_is(c, k, "{"))
         return 0;
     d->body_open = k;
-    size_t end = skip_group(c, k, "{", "}", &closed);
+    size_t end = skip_group(c, k, &closed);
     d->complete = closed;
     d->end_tok = end;
     size_t first = definition_start(c, i);
@@ -310,6 +349,7 @@ void llm_code_scan(llm_code *c, const char *text, size_t len)
     c->text = text;
     c->len = len;
     tokenize(c);
+    match_brackets(c);
     for (size_t i = 0; i < c->toks.len; i++) {
         if (c->toks.items[i].kind == LLM_TOK_DIRECTIVE) {
             find_macro(c, i);
@@ -330,6 +370,8 @@ void llm_code_free(llm_code *c)
     vec_free(&c->toks);
     vec_free(&c->defs);
     vec_free(&c->macros);
+    free(c->match);
+    c->match = NULL;
 }
 
 const llm_def *llm_code_first_kernel(const llm_code *c)

@@ -50,6 +50,7 @@ typedef struct llm_code {
     VEC(llm_tok) toks;
     VEC(llm_def) defs;   /* __global__ and __device__ functions, in order */
     VEC(llm_macro) macros;
+    size_t *match;       /* per token: the matching bracket, or (size_t)-1 */
 } llm_code;
 
 /* Scans text (not copied: it must outlive c).  Comments are skipped;

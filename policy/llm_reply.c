@@ -172,9 +172,13 @@ static choice choose(const block_vec *blocks, const int *use, const original_sha
 
 /* ---- the helpers the kernel uses -------------------------------------- */
 
+/* More would be no helpers but noise; the bound keeps a hostile reply fast. */
+#define MAX_HELPERS 256
+
 typedef struct helper {
     size_t block;
     const char *name;
+    size_t name_len;
     size_t begin, end;           /* bytes in the block */
     size_t tok_begin, tok_end;   /* tokens whose identifiers it uses */
     int keep;
@@ -207,13 +211,14 @@ static void context_names(const char *context, arena *a, cstr_vec *out)
 static void add_helper(helper_vec *hs, size_t b, const char *name, size_t begin, size_t end,
                        size_t tb, size_t te, const cstr_vec *skip, const char *kernel_name)
 {
-    if (name_in(skip, name, strlen(name)) || (kernel_name && strcmp(name, kernel_name) == 0))
+    if (hs->len >= MAX_HELPERS || name_in(skip, name, strlen(name)) ||
+        (kernel_name && strcmp(name, kernel_name) == 0))
         return;
     /* a name defined in an earlier (preferred) block is not taken again */
     for (size_t i = 0; i < hs->len; i++)
         if (hs->items[i].block != b && strcmp(hs->items[i].name, name) == 0)
             return;
-    helper h = {b, name, begin, end, tb, te, 0};
+    helper h = {b, name, strlen(name), begin, end, tb, te, 0};
     vec_push(hs, h);
 }
 
@@ -235,7 +240,7 @@ static int mark_used(const llm_code *c, size_t tb, size_t te, helper_vec *hs)
             continue;
         for (size_t i = 0; i < hs->len; i++) {
             helper *h = &hs->items[i];
-            if (!h->keep && strlen(h->name) == tok->end - tok->begin &&
+            if (!h->keep && h->name_len == tok->end - tok->begin &&
                 memcmp(h->name, c->text + tok->begin, tok->end - tok->begin) == 0) {
                 h->keep = 1;
                 changed = 1;

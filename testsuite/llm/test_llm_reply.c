@@ -7,6 +7,7 @@
 #include "llm_test_util.h"
 
 #include <dirent.h>
+#include <time.h>
 
 static void describe(const pol_llm_extract *ex, strbuf *out)
 {
@@ -117,6 +118,14 @@ static void small_cases(void)
     CHECK(ex.renamed && has(ex.source, "__launch_bounds__(128) scale(float *o") &&
           has(ex.source, "my_scale_helper();"));
 
+    /* attributes and specifiers before __global__ belong to the kernel */
+    ex = extract(&a, "int x;\n[[nodiscard]] extern \"C\" __global__ void scale(float *o, const "
+                     "float *i, float f, int n) { }");
+    CHECK(ex.source && strncmp(ex.source, "[[nodiscard]] extern \"C\" __global__", 34) == 0);
+    ex = extract(&a, "x = a[b[1]] __global__ void scale(float *o, const float *i, float f, int n) "
+                     "{ }");
+    CHECK(ex.source && strncmp(ex.source, "__global__", 10) == 0);
+
     /* without the original: any kernel, named as the reply names it */
     pol_llm_extract_kernel("```cuda\n__global__ void k2(int x) { }\n```", NULL, NULL, NULL, &a,
                            &ex);
@@ -171,6 +180,47 @@ static void small_cases(void)
     arena_free(&a);
 }
 
+/* Hostile replies of 2 MiB: each must come back, soon, with a valid result. */
+static void large_replies(void)
+{
+    static const char *const units[] = {
+        "__device__ f(",
+        "__device__ word ",
+        "#define X 1\n",
+        "__global__ void scale(float *o, const float *i, float f, int n) { o[0] = X; }\n",
+        "```\n",
+        "```cuda\n__device__ int h(int x) { return x; }\n```\n",
+        "(",
+        "{",
+        "__global__ void __launch_bounds__(",
+        "template <",
+        "> __global__ void scale(",
+        "'",
+        "/*",
+        "__device__ int g(int x) { return g(x) + X; }\n#define X g(1)\n",
+    };
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        strbuf sb;
+        sb_init(&sb);
+        while (sb.len < (2u << 20))
+            sb_puts(&sb, units[u]);
+        sb_puts(&sb, "\n__global__ void scale(float *o, const float *i, float f, int n) "
+                     "{ o[0] = X + h(1) + g(2); }\n");
+        arena a;
+        arena_init(&a);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pol_llm_extract ex = extract(&a, sb_str(&sb));
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        printf("large reply %zu: %.2f s, %s\n", u, seconds, ex.source ? "kernel" : ex.failure);
+        CHECK(seconds < 20);
+        CHECK(ex.source ? strstr(ex.source, "__global__") != NULL : ex.failure != NULL);
+        arena_free(&a);
+        sb_free(&sb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -179,5 +229,6 @@ int main(int argc, char **argv)
     }
     recorded(argv[1], argv[2]);
     small_cases();
+    large_replies();
     return CHECK_REPORT("llm_reply");
 }
