@@ -28,6 +28,7 @@ static void print_help(void)
            "                                capture the program's launches, then propose,\n"
            "                                verify and time variants of every kernel (GPU)\n"
            "  cl1cc judge, cl1cc capture    the two halves of tune, one at a time\n"
+           "  cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL ...  ask a model for faster kernels\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
@@ -58,5 +59,7 @@ int main(int argc, char **argv)
         return cmd_capture(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "tune") == 0)
         return cmd_tune(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "llm-propose") == 0)
+        return cmd_llm_propose(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }
