@@ -434,7 +434,7 @@ static int ended_details(slurm_pool *sp, const char *id, job_state *js)
         if (state) {
             js->state = state;
             const char *nodes = field(a, line, "NodeList");
-            if (nodes && strcmp(nodes, "(null)") != 0)
+            if (nodes && *nodes && strcmp(nodes, "(null)") != 0)
                 js->nodes = nodes;
             js->elapsed_s = parse_duration(field(a, line, "RunTime"));
             parse_exit(js, field(a, line, "ExitCode"));
@@ -517,8 +517,12 @@ static void attempt_ended(slurm_pool *sp, size_t i, job_state *js)
     pool_job *j = &c->jobs[i];
     slurm_job *s = &sp->sj[i];
     arena *a = &c->a;
-    noted_running(sp, i, js->nodes, js->elapsed_s);
-    j->wall_s = js->elapsed_s >= 0 ? js->elapsed_s : proc_now_seconds() - s->run_since;
+    if (js->nodes) /* it had a node: it ran, if only briefly */
+        noted_running(sp, i, js->nodes, js->elapsed_s);
+    if (js->elapsed_s >= 0)
+        j->wall_s = js->elapsed_s;
+    else if (s->run_since > 0)
+        j->wall_s = proc_now_seconds() - s->run_since;
     const char *st = js->state;
     int shell = js->exit_signal ? 128 + js->exit_signal : js->exit_code;
     const char *node = js->nodes ? js->nodes : "";
@@ -731,9 +735,14 @@ static void poll_jobs(slurm_pool *sp)
             } else if (s->stuck_since == 0) {
                 s->stuck_since = now;
             } else if (now - s->stuck_since >= stuck_limit) {
+                /* Slurm's reason helps only when it is not the usual queueing */
+                const char *reason = js.reason && strcmp(js.reason, "Priority") != 0
+                                             && strcmp(js.reason, "Resources") != 0
+                                         ? js.reason
+                                         : NULL;
                 s->stuck_text = arena_printf(
                     a, "waited %.0f s with no usable node (%s)%s%s", now - s->stuck_since, why,
-                    js.reason ? "; Slurm says: " : "", js.reason ? js.reason : "");
+                    reason ? "; Slurm says: " : "", reason ? reason : "");
                 cancel_one(sp, i, CANCEL_STUCK);
             }
         }
