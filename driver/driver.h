@@ -11,6 +11,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_wrap_nvcc(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_pool_run(int argc, char **argv);
 
 /* the real nvcc: $CL1CC_NVCC, else the first nvcc on PATH that is not
  * cl1cc, else /usr/local/cuda/bin/nvcc */
