@@ -870,12 +870,10 @@ int pool_slurm_run(pool_ctx *c, strbuf *err)
         }
         if (!active && !waiting)
             break;
-        if (active) {
-            pause_between_polls(&sp);
-            if (pool_stop_signal() || pool_past_deadline(c, proc_now_seconds()))
-                continue;
+        /* with nothing queued, only failed submissions wait: not at once again */
+        pause_between_polls(&sp);
+        if (active && !pool_stop_signal() && !pool_past_deadline(c, proc_now_seconds()))
             poll_jobs(&sp);
-        }
     }
     for (size_t i = 0; i < c->n; i++)
         sb_free(&sp.sj[i].exclude);

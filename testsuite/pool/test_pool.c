@@ -216,7 +216,7 @@ static void test_cpu_jobs(void)
     pool_options o;
     pool_options_init(&o);
     o.cpu_jobs = 2;
-    enum { N = 6 };
+    enum { N = 7 };
     pool_job jobs[N];
     for (size_t i = 0; i < N; i++)
         shell_job(&jobs[i], RECORD_SCRIPT, i, 0);
@@ -491,6 +491,36 @@ static void set_down_on_start(void *data, pool_event ev, size_t index, const poo
     }
 }
 
+static void term_on_start(void *data, pool_event ev, size_t index, const pool_job *job)
+{
+    if (ev == POOL_EV_STARTED)
+        kill(getpid(), SIGTERM);
+}
+
+/* 1 once squeue lists no job (pending, running or completing) */
+static int queue_empty_within(double seconds)
+{
+    double until = proc_now_seconds() + seconds;
+    do {
+        const char *argv[] = {"squeue", "--noheader", "--format=%i %T", NULL};
+        proc_options po;
+        memset(&po, 0, sizeof po);
+        po.capture_stdout = po.capture_stderr = 1;
+        po.limits.wall_seconds = 30;
+        proc_result r;
+        int ok = proc_run(argv, &po, &r) == 0 && r.exited && r.exit_code == 0;
+        int empty = ok && r.out.len == 0;
+        if (!empty && proc_now_seconds() >= until)
+            fprintf(stderr, "slurm: still queued: %s\n", sb_str(&r.out));
+        proc_result_free(&r);
+        if (empty)
+            return 1;
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    } while (proc_now_seconds() < until);
+    return 0;
+}
+
 static void print_jobs(const char *title, const pool_job *jobs, size_t n)
 {
     fprintf(stderr, "%s\n", title);
@@ -521,7 +551,7 @@ static void slurm_case(void)
     snprintf(expect_where, sizeof expect_where, "node %s", node);
 
     /* ends of all kinds, in one run */
-    enum { N = 6 };
+    enum { N = 7 };
     pool_job jobs[N];
     shell_job(&jobs[0], "echo \"out $2\"; echo \"err $2\" >&2", 0, 0);
     shell_job(&jobs[1], "exit 3", 1, 0);
@@ -535,6 +565,8 @@ static void slurm_case(void)
     shell_job(&jobs[5],
               "if [ ! -e \"$1/$2.once\" ]; then : > \"$1/$2.once\"; kill -KILL $$; fi; exit 0",
               5, 0);
+    /* a GPU job asks for --gres=gpu:1, which this cluster refuses */
+    shell_job(&jobs[6], "exit 0", 6, 1);
     for (size_t i = 0; i < N; i++) {
         jobs[i].stdout_path = arena_printf(&A, "%s/%zu.out", work, i);
         jobs[i].stderr_path = arena_printf(&A, "%s/%zu.err", work, i);
@@ -564,6 +596,26 @@ static void slurm_case(void)
     CHECK(strchr(read_text("%s/%zu.ids", 4), '\n') != NULL); /* two Slurm jobs */
 
     CHECK(pool_job_ok(&jobs[5]) && jobs[5].attempts == 2 && strstr(jobs[5].detail, "signal 9"));
+
+    CHECK(strcmp(jobs[6].status, "not_run") == 0 && jobs[6].attempts == 2);
+    CHECK(strstr(jobs[6].detail, "sbatch failed") && strstr(jobs[6].detail, "gres"));
+
+    /* SIGTERM to the pool: its jobs leave the queue, the signal ends it */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pool_job two[2];
+        for (size_t i = 0; i < 2; i++)
+            shell_job(&two[i], "exec sleep 60", 20 + i, 0);
+        strbuf e;
+        sb_init(&e);
+        pool_run(&o, two, 2, term_on_start, NULL, &e);
+        _exit(3); /* not reached: SIGTERM is raised again */
+    }
+    int wstatus = 0;
+    CHECK(waitpid(pid, &wstatus, 0) == pid);
+    CHECK(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM);
+    CHECK(queue_empty_within(10.0));
 
     /* the node goes DOWN under a running job while the others wait: the
      * running one fails over to no node at all, the waiting ones give up */
