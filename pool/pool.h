@@ -63,7 +63,7 @@ typedef struct pool_job {
     char status[16];      /* "done", "failed", "timeout", "cancelled", "node_fail", "not_run" */
     int exit_code;        /* the last attempt's: its exit code, 128+signal when killed,
                              124 timeout, 127 could not start, -1 never ran */
-    int attempts;         /* attempts started (Slurm: submitted) */
+    int attempts;         /* attempts started (Slurm: sbatch calls) */
     double wall_s;        /* the last attempt's run time */
     char where[64];       /* where the last attempt ran: "gpu 1", "cpu", "host", "node n1" */
     char backend_id[32];  /* the last attempt's pid, or Slurm job id */
