@@ -9,6 +9,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     cmake ninja-build gcc make python3 \
     libclang-16-dev libcjson-dev libsqlite3-dev libcurl4-openssl-dev zlib1g-dev \
+    slurm-wlm munge \
     >/dev/null
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     echo "install-deps: no nvcc found: install the CUDA toolkit (nvcc 13) in /usr/local/cuda" >&2

@@ -21,7 +21,7 @@ extern char **environ;
 
 #define DEFAULT_CAPTURE_CAP ((size_t)16 << 20)
 
-static double now_seconds(void)
+double proc_now_seconds(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
@@ -105,6 +105,14 @@ static int child_set_limit(int resource, rlim_t value)
     return setrlimit(resource, &lim);
 }
 
+static int child_open_output(const char *path, int errpipe)
+{
+    int fd = child_lift(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), errpipe);
+    if (fd < 0)
+        child_fail(errpipe);
+    return fd;
+}
+
 static _Noreturn void child_exec(const char *const argv[], const proc_options *opt, char **envp,
                                  pid_t parent, int errpipe, int out_w, int err_w)
 {
@@ -138,6 +146,10 @@ static _Noreturn void child_exec(const char *const argv[], const proc_options *o
         if (fd < 0 || dup2(fd, 0) < 0)
             child_fail(errpipe);
     }
+    if (out_w < 0 && opt->stdout_path)
+        out_w = child_open_output(opt->stdout_path, errpipe);
+    if (err_w < 0 && opt->stderr_path)
+        err_w = child_open_output(opt->stderr_path, errpipe);
     if (out_w >= 0 && dup2(out_w, 1) < 0)
         child_fail(errpipe);
     if (err_w >= 0 && dup2(err_w, 2) < 0)
@@ -398,7 +410,7 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         sigaddset(&loop_mask, wait_signals[i]);
     ws.wait_mask = caller_mask;
 
-    double start = now_seconds();
+    double start = proc_now_seconds();
     pid_t parent = getpid();
     fflush(NULL); /* what the parent printed comes before what the child prints */
     pid_t pid = fork();
@@ -443,11 +455,11 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
             exited = 1;
             if (group)
                 kill(-pid, SIGKILL); /* leftovers of the group; fails if none */
-            drain_until = now_seconds() + 1.0;
+            drain_until = proc_now_seconds() + 1.0;
         }
         if (exited && caps[0].fd < 0 && caps[1].fd < 0 && errp[0] < 0)
             break;
-        double t = now_seconds();
+        double t = proc_now_seconds();
         if (exited && t >= drain_until)
             break;
         if (!exited && caught_signal && !passed_signal) {
@@ -529,7 +541,7 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         w = waitpid(pid, &status, 0);
     while (w < 0 && errno == EINTR);
     int wait_errno = errno;
-    res->wall_seconds = now_seconds() - start;
+    res->wall_seconds = proc_now_seconds() - start;
     if (!passed_signal)
         passed_signal = caught_signal; /* arrived as the child ended */
     wait_signals_restore(&ws);
@@ -553,6 +565,166 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
     } else if (WIFSIGNALED(status)) {
         res->signaled = 1;
         res->signal = WTERMSIG(status);
+    }
+    return 0;
+}
+
+/* ---- children that run while the caller does other work --------------- */
+
+int proc_spawn(const char *const argv[], const proc_options *opt_in, proc_child *child,
+               int *spawn_errno)
+{
+    static const proc_options defaults;
+    const proc_options *opt = opt_in ? opt_in : &defaults;
+    memset(child, 0, sizeof *child);
+    child->pidfd = -1;
+    *spawn_errno = 0;
+    if (!argv || !argv[0] || opt->capture_stdout || opt->capture_stderr) {
+        *spawn_errno = EINVAL;
+        return -1;
+    }
+    int env_owned;
+    char **envp = build_env(opt, &env_owned);
+    if (!envp) {
+        *spawn_errno = errno;
+        return -1;
+    }
+    int errp[2];
+    if (make_pipe(errp) != 0) {
+        *spawn_errno = errno;
+        if (env_owned)
+            free(envp);
+        return -1;
+    }
+    /* every signal blocked across the fork, as in proc_run */
+    sigset_t all, caller_mask;
+    sigfillset(&all);
+    if (sigprocmask(SIG_SETMASK, &all, &caller_mask) != 0)
+        log_warn("sigprocmask: %s", strerror(errno));
+    double start = proc_now_seconds();
+    pid_t parent = getpid();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(argv, opt, envp, parent, errp[1], -1, -1);
+    int fork_errno = errno;
+    set_mask(&caller_mask);
+    if (env_owned)
+        free(envp);
+    close_fd(&errp[1]);
+    if (pid < 0) {
+        close_fd(&errp[0]);
+        *spawn_errno = fork_errno;
+        return -1;
+    }
+    if (opt->new_process_group)
+        (void)setpgid(pid, pid); /* as in proc_run: whichever runs first wins */
+
+    /* The pipe closes at the exec (close-on-exec) or carries the errno of
+     * what failed before it; this waits only for the exec, not the program. */
+    int child_errno = 0;
+    size_t got = 0;
+    while (got < sizeof child_errno) {
+        ssize_t n = read(errp[0], (char *)&child_errno + got, sizeof child_errno - got);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    close_fd(&errp[0]);
+    if (got == sizeof child_errno) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        *spawn_errno = child_errno;
+        return -1;
+    }
+    child->pid = (long)pid;
+    child->group = opt->new_process_group;
+    child->pidfd = open_pidfd(pid);
+    child->start = start;
+    return 0;
+}
+
+void proc_child_signal(const proc_child *child, int sig)
+{
+    if (child->pid > 0)
+        signal_child((pid_t)child->pid, child->group, sig);
+}
+
+int proc_child_poll(proc_child *child, proc_result *res)
+{
+    memset(res, 0, sizeof *res);
+    sb_init(&res->out);
+    sb_init(&res->err);
+    if (child->pid <= 0) {
+        res->spawn_failed = 1;
+        res->spawn_errno = ECHILD;
+        return -1;
+    }
+    pid_t pid = (pid_t)child->pid;
+    if (!child_has_exited(pid))
+        return 0;
+    /* still a zombie: the group id cannot have been reused yet */
+    if (child->group)
+        kill(-pid, SIGKILL); /* leftovers of the group; fails if none */
+    int status = 0;
+    pid_t w;
+    do
+        w = waitpid(pid, &status, 0);
+    while (w < 0 && errno == EINTR);
+    int wait_errno = errno;
+    res->wall_seconds = proc_now_seconds() - child->start;
+    close_fd(&child->pidfd);
+    child->pid = 0;
+    if (w < 0) {
+        log_warn("waitpid: %s", strerror(wait_errno));
+        res->spawn_failed = 1;
+        res->spawn_errno = wait_errno;
+        return -1;
+    }
+    if (WIFEXITED(status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = 1;
+        res->signal = WTERMSIG(status);
+    }
+    return 1;
+}
+
+int proc_wait_children(proc_child *const *children, size_t n, double timeout_s,
+                       const sigset_t *wait_mask)
+{
+    struct pollfd stack_fds[64];
+    struct pollfd *pfd = n <= 64 ? stack_fds : xcalloc(n, sizeof *pfd);
+    nfds_t count = 0;
+    int without_pidfd = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!children[i] || children[i]->pid <= 0)
+            continue;
+        if (children[i]->pidfd >= 0)
+            pfd[count++] = (struct pollfd){.fd = children[i]->pidfd, .events = POLLIN};
+        else
+            without_pidfd = 1;
+    }
+    if (without_pidfd && (timeout_s < 0 || timeout_s > 0.02))
+        timeout_s = 0.02; /* no pidfd: look at the children now and then */
+    struct timespec ts, *tsp = NULL;
+    if (timeout_s >= 0) {
+        ts.tv_sec = (time_t)timeout_s;
+        ts.tv_nsec = (long)((timeout_s - (double)ts.tv_sec) * 1e9);
+        tsp = &ts;
+    }
+    int r = ppoll(pfd, count, tsp, wait_mask);
+    int saved = errno;
+    if (pfd != stack_fds)
+        free(pfd);
+    if (r < 0) {
+        errno = saved;
+        if (saved != EINTR)
+            log_warn("poll: %s", strerror(saved));
+        return -1;
     }
     return 0;
 }

@@ -13,6 +13,7 @@ int cmd_judge(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_llm_propose(int argc, char **argv);
+int cmd_pool_run(int argc, char **argv);
 
 /* the real nvcc: $CL1CC_NVCC, else the first nvcc on PATH that is not
  * cl1cc, else /usr/local/cuda/bin/nvcc */

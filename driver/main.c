@@ -61,5 +61,7 @@ int main(int argc, char **argv)
         return cmd_tune(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "llm-propose") == 0)
         return cmd_llm_propose(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "pool-run") == 0)
+        return cmd_pool_run(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }

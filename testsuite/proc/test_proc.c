@@ -735,6 +735,70 @@ static void test_tempfiles_signal(void)
     proc_result_free(&r);
 }
 
+/* proc_spawn + proc_wait_children + proc_child_poll: output to files, the
+ * group's leftovers killed at the end, exec failures reported at once */
+static void test_spawn(void)
+{
+    char dir[] = "/tmp/cl1cc-proc-spawn-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char out[128], err[128];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    proc_options o = {0};
+    o.new_process_group = 1;
+    o.stdout_path = out;
+    o.stderr_path = err;
+    o.stdin_path = "/dev/null";
+    const char *a[] = {"sh", "-c", "sleep 100 & echo $!; echo oops >&2; exit 3", NULL};
+    proc_child c;
+    int e = -1;
+    CHECK(proc_spawn(a, &o, &c, &e) == 0 && e == 0 && c.pid > 0);
+    proc_result r;
+    int got = 0;
+    for (int i = 0; i < 500 && got == 0; i++) {
+        proc_child *list[] = {&c};
+        CHECK(proc_wait_children(list, 1, 0.1, NULL) == 0);
+        got = proc_child_poll(&c, &r);
+        if (got == 0)
+            proc_result_free(&r);
+    }
+    CHECK(got == 1 && r.exited && r.exit_code == 3 && c.pid == 0);
+    proc_result_free(&r);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(file_read_all(out, 0, &text, &len) == 0);
+    long pid = text ? strtol(text, NULL, 10) : 0;
+    CHECK(pid > 1 && pid_dead(pid));
+    free(text);
+    CHECK(file_read_all(err, 0, &text, &len) == 0 && strcmp(text, "oops\n") == 0);
+    free(text);
+    /* a signal from the caller reaches the whole group */
+    const char *b[] = {"sh", "-c", "sleep 100; exit 0", NULL};
+    CHECK(proc_spawn(b, &o, &c, &e) == 0);
+    proc_child_signal(&c, SIGTERM);
+    got = 0;
+    for (int i = 0; i < 500 && got == 0; i++) {
+        proc_child *list[] = {&c};
+        proc_wait_children(list, 1, 0.1, NULL);
+        got = proc_child_poll(&c, &r);
+        if (got == 0)
+            proc_result_free(&r);
+    }
+    CHECK(got == 1 && r.signaled && r.signal == SIGTERM);
+    proc_result_free(&r);
+    /* exec failures and bad requests come back from proc_spawn itself */
+    const char *m[] = {"/nonexistent/cl1cc-no-such-program", NULL};
+    CHECK(proc_spawn(m, &o, &c, &e) == -1 && e == ENOENT && c.pid == 0);
+    o.stdout_path = "/nonexistent/dir/out";
+    CHECK(proc_spawn(b, &o, &c, &e) == -1 && e == ENOENT);
+    proc_options cap = {0};
+    cap.capture_stdout = 1;
+    CHECK(proc_spawn(b, &cap, &c, &e) == -1 && e == EINVAL);
+    unlink(out);
+    unlink(err);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -751,6 +815,7 @@ int main(int argc, char **argv)
         {"forward_group", test_forward_group}, {"forward_same", test_forward_same},
         {"sigint_same", test_sigint_same}, {"sigint_group", test_sigint_group},
         {"tempfiles_exit", test_tempfiles_exit}, {"tempfiles_signal", test_tempfiles_signal},
+        {"spawn", test_spawn},
     };
     if (argc == 2 && strcmp(argv[1], "helper-exit") == 0)
         return helper_tempdir(0);
