@@ -9,11 +9,17 @@
 #include <stdio.h>
 
 #include "core.h"
+#include "llm.h"
+#include "pool.h"
 
 typedef enum tune_order { TUNE_ORDER_LEARNED, TUNE_ORDER_RANDOM, TUNE_ORDER_CATALOGUE } tune_order;
 
 typedef struct tune_options {
-    const char *run_cmd, *build_cmd, *captures, *json, *chooser;
+    const char *run_cmd, *build_cmd, *captures, *json, *chooser, *work;
+    int use_builtin;       /* the built-in policy proposes */
+    pol_llm_config llm;    /* the LLM policy when llm.url is set */
+    int llm_per_round;
+    pool_options pool;     /* where the judges run */
     int limit;             /* launches captured per kernel */
     double budget_seconds; /* no evaluation starts after this */
     int kernel_evals;      /* variants per kernel at most */

@@ -23,6 +23,8 @@
 #include "frontend.h"
 #include "harness.h"
 #include "kernel_key.h"
+#include "llm.h"
+#include "pool.h"
 #include "proc.h"
 #include "tempfiles.h"
 #include "tune.h"
@@ -48,6 +50,14 @@ static void usage(void)
             "  --chooser FILE       the chooser model to read and update\n"
             "  --no-learn           leave the chooser model as it is\n"
             "  --cl1-fast-math      allow fast intrinsics (results change slightly)\n"
+            "  --policy P           builtin (default), llm, or both (default with an LLM URL)\n"
+            "  --llm-per-round N    LLM proposals per kernel per round (default 2)\n"
+            "  --cl1-llm-url URL --cl1-llm-model NAME ...   the LLM policy (docs/LLM.md)\n"
+            "  --cl1-backend B      local (default: one judge per GPU here) or slurm\n"
+            "  --gpus LIST          the local pool's GPUs (default CUDA_VISIBLE_DEVICES)\n"
+            "  --slurm-partition P  and --slurm-gres G: what Slurm jobs ask for\n"
+            "  --work DIR           keep the variants and judge logs here (shared with\n"
+            "                       the nodes for slurm)\n"
             "  --json FILE          a summary for tools and `cl1cc ci`\n"
             "  --runs N, --rounds N, --seeds N, --timeout S   passed to the judge\n");
 }
@@ -287,87 +297,104 @@ static void record_results(tune_run *run, tune_kernel *tk, const cJSON *root,
     sb_free(&err);
 }
 
-/* builds and runs one judgement of proposals for tk; 0, or -1 when the
- * judge itself failed (tk's detail says why) */
-static int judge_round(tune_run *run, tune_kernel *tk, const pol_proposal *props, size_t n,
-                       arena *a)
+/* One kernel's judgement in a round: a `cl1cc judge` child the pool runs. */
+typedef struct round_job {
+    tune_kernel *tk;
+    pol_proposal *props;
+    size_t n;
+    const char *dir, *json_path, *out_path, *err_path;
+    cstr_vec argv;
+} round_job;
+
+/* writes the variants and the judge's command line; 0, or -1 (tk->detail) */
+static int prepare_job(tune_run *run, tune_kernel *tk, round_job *rj, pool_job *pj, arena *a)
 {
-    const char *dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work,
-                                   hn_capture_tag(tk->file, a), tk->index, tk->rounds);
-    if (dir_create_all(dir, 0755) != 0) {
-        snprintf(tk->detail, sizeof tk->detail, "%s: %s", dir, strerror(errno));
+    rj->tk = tk;
+    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->file, a), tk->index,
+                           tk->rounds);
+    if (dir_create_all(rj->dir, 0755) != 0) {
+        snprintf(tk->detail, sizeof tk->detail, "%s: %s", rj->dir, strerror(errno));
         return -1;
     }
-    cstr_vec argv = {0};
-    vec_push(&argv, run->self);
-    vec_push(&argv, "judge");
-    vec_push(&argv, tk->file);
-    vec_push(&argv, tk->k->qualified_name);
-    vec_push(&argv, "--captures");
-    vec_push(&argv, tk->captures);
-    for (size_t i = 0; i < n; i++) {
-        const char *path = arena_printf(a, "%s/v%zu.cu", dir, i);
-        if (file_write_atomic(path, props[i].source, strlen(props[i].source)) != 0) {
+    cstr_vec *argv = &rj->argv;
+    vec_push(argv, run->self);
+    vec_push(argv, "judge");
+    vec_push(argv, tk->file);
+    vec_push(argv, tk->k->qualified_name);
+    vec_push(argv, "--captures");
+    vec_push(argv, tk->captures);
+    for (size_t i = 0; i < rj->n; i++) {
+        const char *path = arena_printf(a, "%s/v%zu.cu", rj->dir, i);
+        if (file_write_atomic(path, rj->props[i].source, strlen(rj->props[i].source)) != 0) {
             snprintf(tk->detail, sizeof tk->detail, "%s: %s", path, strerror(errno));
-            vec_free(&argv);
             return -1;
         }
-        vec_push(&argv, "--variant");
-        vec_push(&argv, path);
-        vec_push(&argv, "--label");
-        vec_push(&argv, props[i].label);
+        vec_push(argv, "--variant");
+        vec_push(argv, path);
+        vec_push(argv, "--label");
+        vec_push(argv, rj->props[i].label);
     }
-    const char *json_path = arena_printf(a, "%s/judge.json", dir);
-    vec_push(&argv, "--json");
-    vec_push(&argv, json_path);
-    vec_push(&argv, "--work");
-    vec_push(&argv, arena_printf(a, "%s/work", dir));
-    vec_push(&argv, "--runs");
-    vec_push(&argv, arena_printf(a, "%d", run->judge_runs));
-    vec_push(&argv, "--rounds");
-    vec_push(&argv, arena_printf(a, "%d", run->judge_rounds));
-    vec_push(&argv, "--seeds");
-    vec_push(&argv, arena_printf(a, "%d", run->judge_seeds));
-    vec_push(&argv, "--timeout");
-    vec_push(&argv, arena_printf(a, "%g", run->judge_timeout));
-    vec_push(&argv, "--");
+    rj->json_path = arena_printf(a, "%s/judge.json", rj->dir);
+    rj->out_path = arena_printf(a, "%s/judge.out", rj->dir);
+    rj->err_path = arena_printf(a, "%s/judge.err", rj->dir);
+    const char *opts[] = {"--json", rj->json_path, "--work", arena_printf(a, "%s/work", rj->dir),
+                          "--runs", arena_printf(a, "%d", run->judge_runs),
+                          "--rounds", arena_printf(a, "%d", run->judge_rounds),
+                          "--seeds", arena_printf(a, "%d", run->judge_seeds),
+                          "--timeout", arena_printf(a, "%g", run->judge_timeout), "--"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        vec_push(argv, opts[i]);
     for (size_t i = 0; i < run->n_nvcc_flags; i++)
-        vec_push(&argv, run->nvcc_flags[i]);
-    vec_push(&argv, NULL);
+        vec_push(argv, run->nvcc_flags[i]);
+    memset(pj, 0, sizeof *pj);
+    pj->argv = argv->items;
+    pj->argc = argv->len;
+    pj->label = arena_printf(a, "%s-r%d", tk->k->name, tk->rounds);
+    pj->needs_gpu = 1;
+    pj->timeout_s = 120 + run->judge_timeout * (double)(rj->n + 1) * 8;
+    pj->stdout_path = rj->out_path;
+    pj->stderr_path = rj->err_path;
+    return 0;
+}
 
-    proc_options po;
-    memset(&po, 0, sizeof po);
-    po.capture_stdout = po.capture_stderr = 1;
-    po.new_process_group = 1;
-    po.stdin_path = "/dev/null";
-    po.limits.wall_seconds = 120 + run->judge_timeout * (double)(n + 1) * 8;
-    proc_result res;
-    double t0 = now_s();
-    int rc = proc_run(argv.items, &po, &res);
-    tk->seconds += now_s() - t0;
-    vec_free(&argv);
-    char *log_text = arena_printf(a, "%s%s", sb_str(&res.out), sb_str(&res.err));
-    file_write_atomic(arena_printf(a, "%s/judge.log", dir), log_text, strlen(log_text));
-    int status = proc_shell_status(&res);
-    proc_result_free(&res);
+/* the last line of a file, for a one-line reason */
+static void last_line(const char *path, char *out, size_t size)
+{
     char *text = NULL;
-    if (rc != 0 || status != 0 || file_read_all(json_path, 64 << 20, &text, NULL) != 0) {
-        const char *last = log_text;
-        for (const char *p = log_text; *p; p++)
-            if (p[0] == '\n' && p[1])
-                last = p + 1;
-        snprintf(tk->detail, sizeof tk->detail, "the judge failed (status %d): %.300s", status,
-                 last);
-        char *nl = strchr(tk->detail, '\n');
-        if (nl)
-            *nl = '\0';
+    out[0] = '\0';
+    if (file_read_all(path, 1 << 20, &text, NULL) != 0)
+        return;
+    const char *last = text;
+    for (const char *p = text; *p; p++)
+        if (p[0] == '\n' && p[1])
+            last = p + 1;
+    snprintf(out, size, "%.300s", last);
+    char *nl = strchr(out, '\n');
+    if (nl)
+        *nl = '\0';
+    free(text);
+}
+
+/* reads the judgement into tk; 0, or -1 when the judge itself failed */
+static int finish_job(tune_run *run, round_job *rj, const pool_job *pj, arena *a)
+{
+    tune_kernel *tk = rj->tk;
+    tk->seconds += pj->wall_s;
+    char *text = NULL;
+    if (!pool_job_ok(pj) || file_read_all(rj->json_path, 64 << 20, &text, NULL) != 0) {
+        char why[320];
+        last_line(rj->err_path, why, sizeof why);
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", pj->detail);
+        snprintf(tk->detail, sizeof tk->detail, "the judge failed (%s, exit %d): %s", pj->status,
+                 pj->exit_code, why);
         free(text);
         return -1;
     }
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root) {
-        snprintf(tk->detail, sizeof tk->detail, "%s: not JSON", json_path);
+        snprintf(tk->detail, sizeof tk->detail, "%s: not JSON", rj->json_path);
         return -1;
     }
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "ran_on_gpu");
@@ -377,9 +404,35 @@ static int judge_round(tune_run *run, tune_kernel *tk, const pol_proposal *props
     cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(root, "variants"))
         tk->build_errors += strcmp(json_string(v, "verdict", a), "build_error") == 0;
     if (run->ran_on_gpu)
-        record_results(run, tk, root, props, n, a);
+        record_results(run, tk, root, rj->props, rj->n, a);
     cJSON_Delete(root);
     return 0;
+}
+
+/* a proposal that failed before the judge (a bad LLM reply): recorded as
+ * a failed evaluation */
+static void record_failed_proposal(tune_run *run, tune_kernel *tk, const pol_proposal *p)
+{
+    pol_sample s = {NULL, p->label, "bad_reply", NAN};
+    vec_push(&tk->history, s);
+    tk->tried++;
+    if (!run->db)
+        return;
+    strbuf err;
+    sb_init(&err);
+    char hash[65];
+    tunedb_variant_hash(p->label, p->failure, hash);
+    if (tunedb_record_evaluation(run->db, tk->key, hash, "bad_reply", NAN, p->failure, &err) != 0)
+        log_warn("tune: recording a failed proposal: %s", sb_str(&err));
+    sb_free(&err);
+}
+
+static void pool_progress(void *data, pool_event ev, size_t index, const pool_job *job)
+{
+    (void)data;
+    (void)index;
+    if (ev == POOL_EV_RETRY)
+        log_verbose("tune: %s: retried: %s", job->label, job->detail);
 }
 
 /* ---- the loop ---------------------------------------------------------------- */
@@ -520,6 +573,9 @@ int cmd_tune(int argc, char **argv)
         *slash = '\0';
     const char *captures = o.captures ? o.captures : arena_printf(&a, "%s/captures", db_dir);
 
+    if (o.work) {
+        run.work = o.work;
+    }
     /* 1. capture */
     if (o.run_cmd) {
         cstr_vec cap = {0};
@@ -598,20 +654,27 @@ int cmd_tune(int argc, char **argv)
             chooser = pol_chooser_new();
         }
     }
-    strbuf work;
-    sb_init(&work);
-    if (tempfiles_make_dir("cl1cc-tune", &work) != 0) {
-        log_error("tune: cannot make a work folder: %s", strerror(errno));
+    if (!run.work) {
+        strbuf work;
+        sb_init(&work);
+        if (tempfiles_make_dir("cl1cc-tune", &work) != 0) {
+            log_error("tune: cannot make a work folder: %s", strerror(errno));
+            sb_free(&work);
+            goto out;
+        }
+        tempfiles_install_handlers();
+        run.work = arena_strdup(&a, sb_str(&work));
         sb_free(&work);
+    } else if (dir_create_all(run.work, 0755) != 0) {
+        log_error("tune: %s: %s", run.work, strerror(errno));
         goto out;
     }
-    tempfiles_install_handlers();
-    run.work = arena_strdup(&a, sb_str(&work));
-    sb_free(&work);
 
-    /* 3. rounds: every active kernel proposes, the judge measures */
+    run.ran_on_gpu = 1; /* until a judgement says otherwise */
+    /* 3. rounds: every active kernel proposes, the pool runs the judges */
     for (int round = 1;; round++) {
-        int active = 0;
+        VEC(round_job) rjobs = {0};
+        VEC(pool_job) pjobs = {0};
         for (size_t i = 0; i < kernels.len; i++) {
             tune_kernel *tk = &kernels.items[i];
             if (tk->done)
@@ -642,37 +705,90 @@ int cmd_tune(int argc, char **argv)
             so.seed = o.seed + i;
             so.facts = tk->facts;
             pol_proposal_vec props = {0};
-            size_t n = ctx.max_proposals > 0 ? pol_builtin_propose(&ctx, &so, &a, &props) : 0;
-            if (n == 0) {
-                tk->done = 1;
-                if (!tk->tried)
-                    snprintf(tk->detail, sizeof tk->detail,
-                             "no transform of the catalogue applies");
-                vec_free(&props);
+            if (ctx.max_proposals > 0 && o.use_builtin)
+                pol_builtin_propose(&ctx, &so, &a, &props);
+            /* the LLM sees the built-in policy's measurements as its history */
+            int llm_room = room - (int)props.len;
+            if (o.llm.url && llm_room > 0 && run.ran_on_gpu) {
+                ctx.max_proposals = llm_room < o.llm_per_round ? llm_room : o.llm_per_round;
+                if (pol_llm_propose(&o.llm, &ctx, &a, &props, &err) < 0) {
+                    log_warn("tune: the LLM policy: %s", sb_str(&err));
+                    sb_clear(&err);
+                }
+            }
+            round_job rj;
+            memset(&rj, 0, sizeof rj);
+            rj.props = arena_alloc(&a, (props.len ? props.len : 1) * sizeof *rj.props);
+            for (size_t p = 0; p < props.len; p++) {
+                if (props.items[p].source)
+                    rj.props[rj.n++] = props.items[p];
+                else
+                    record_failed_proposal(&run, tk, &props.items[p]);
+            }
+            vec_free(&props);
+            if (rj.n == 0) {
+                if (tk->tried >= o.kernel_evals || !o.llm.url || !run.ran_on_gpu) {
+                    tk->done = 1;
+                    if (!tk->tried)
+                        snprintf(tk->detail, sizeof tk->detail,
+                                 "no transform of the catalogue applies");
+                }
                 continue;
             }
-            active++;
             tk->rounds = round;
-            if (judge_round(&run, tk, props.items, n, &a) != 0) {
+            pool_job pj;
+            if (prepare_job(&run, tk, &rj, &pj, &a) != 0) {
+                tk->done = 1;
+                tk->status = "error";
+                vec_free(&rj.argv);
+                continue;
+            }
+            vec_push(&rjobs, rj);
+            vec_push(&pjobs, pj);
+        }
+        if (!rjobs.len) {
+            vec_free(&rjobs);
+            vec_free(&pjobs);
+            break;
+        }
+        /* argv pointers moved with the vectors: point the jobs at them again */
+        for (size_t j = 0; j < rjobs.len; j++) {
+            vec_push(&rjobs.items[j].argv, NULL);
+            pjobs.items[j].argv = rjobs.items[j].argv.items;
+        }
+        if (pool_run(&o.pool, pjobs.items, pjobs.len, pool_progress, NULL, &err) != 0) {
+            log_error("tune: the evaluation pool: %s", sb_str(&err));
+            for (size_t j = 0; j < rjobs.len; j++)
+                vec_free(&rjobs.items[j].argv);
+            vec_free(&rjobs);
+            vec_free(&pjobs);
+            goto out;
+        }
+        for (size_t j = 0; j < rjobs.len; j++) {
+            round_job *rj = &rjobs.items[j];
+            tune_kernel *tk = rj->tk;
+            if (finish_job(&run, rj, &pjobs.items[j], &a) != 0) {
                 tk->done = 1;
                 tk->status = "error";
             } else if (!run.ran_on_gpu) {
                 tk->done = 1;
                 tk->status = "skipped_no_gpu";
-                tk->tried += (int)n;
+                tk->tried += (int)rj->n;
                 snprintf(tk->detail, sizeof tk->detail,
                          "built the replay driver and %zu variant(s) (%d did not compile); "
-                         "no GPU to verify and time them", n, tk->build_errors);
+                         "no GPU to verify and time them", rj->n, tk->build_errors);
+            } else {
+                printf("tune: %s %s round %d on %s: %zu variant(s), %d/%d passed so far, "
+                       "best %.2fx%s%s\n",
+                       hn_capture_tag(tk->file, &a), tk->name, round, pjobs.items[j].where, rj->n,
+                       tk->passed, tk->tried, tk->best_speedup, tk->best_label[0] ? " with " : "",
+                       tk->best_label);
             }
-            if (run.ran_on_gpu && !tk->done)
-                printf("tune: %s %s round %d: %zu variant(s), %d/%d passed so far, best %.2fx%s%s\n",
-                       hn_capture_tag(tk->file, &a), tk->name, round, n, tk->passed, tk->tried,
-                       tk->best_speedup, tk->best_label[0] ? " with " : "", tk->best_label);
-            fflush(stdout);
-            vec_free(&props);
+            vec_free(&rj->argv);
         }
-        if (!active)
-            break;
+        fflush(stdout);
+        vec_free(&rjobs);
+        vec_free(&pjobs);
     }
 
     /* 4. learn, report */

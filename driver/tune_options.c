@@ -30,6 +30,13 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
     o->judge_rounds = 3;
     o->judge_seeds = 2;
     o->judge_timeout = 30;
+    o->use_builtin = 1;
+    o->llm_per_round = 2;
+    pol_llm_config_init(&o->llm);
+    pool_options_init(&o->pool);
+    const char *policy = NULL;
+    strbuf err;
+    sb_init(&err);
     o->files = xcalloc((size_t)argc + 1, sizeof *o->files);
     o->kernels = xcalloc((size_t)argc + 1, sizeof *o->kernels);
     for (int i = 0; i < argc; i++) {
@@ -61,12 +68,50 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
             o->files[o->n_files++] = arg;
             continue;
         }
+        int consumed = 0, llm = pol_llm_parse_option(&o->llm, arg, next, &consumed, &err);
+        if (llm < 0) {
+            log_error("tune: %s", sb_str(&err));
+            sb_free(&err);
+            return -1;
+        }
+        if (llm > 0) {
+            i += consumed - 1;
+            continue;
+        }
+        /* --name=value spellings of the pool's options */
+        const char *eq = strchr(arg, '=');
+        char name[64];
+        if (eq && strncmp(arg, "--", 2) == 0 && (size_t)(eq - arg) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+            arg = name;
+            next = eq + 1;
+            i--; /* nothing more to consume */
+        }
         if (!next) {
             log_error("tune: %s needs a value", arg);
             return -1;
         }
         i++;
-        if (strcmp(arg, "--run") == 0) {
+        if (strcmp(arg, "--cl1-backend") == 0) {
+            if (strcmp(next, "local") == 0)
+                o->pool.backend = POOL_LOCAL;
+            else if (strcmp(next, "slurm") == 0)
+                o->pool.backend = POOL_SLURM;
+            else {
+                log_error("tune: --cl1-backend is local or slurm, not '%s'", next);
+                return -1;
+            }
+        } else if (strcmp(arg, "--gpus") == 0) {
+            o->pool.gpus = next;
+        } else if (strcmp(arg, "--slurm-partition") == 0) {
+            o->pool.slurm_partition = next;
+        } else if (strcmp(arg, "--slurm-gres") == 0) {
+            o->pool.slurm_gres = next;
+        } else if (strcmp(arg, "--work") == 0) {
+            o->work = next;
+        } else if (strcmp(arg, "--policy") == 0) {
+            policy = next;
+        } else if (strcmp(arg, "--run") == 0) {
             o->run_cmd = next;
         } else if (strcmp(arg, "--build") == 0) {
             o->build_cmd = next;
@@ -104,6 +149,7 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
                           : strcmp(arg, "--runs") == 0         ? &o->judge_runs
                           : strcmp(arg, "--rounds") == 0       ? &o->judge_rounds
                           : strcmp(arg, "--seeds") == 0        ? &o->judge_seeds
+                          : strcmp(arg, "--llm-per-round") == 0 ? &o->llm_per_round
                                                                : NULL;
             if (!target) {
                 log_error("tune: unknown option '%s'", arg);
@@ -121,8 +167,32 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
             *target = (int)v;
         }
     }
+    sb_free(&err);
     if (o->retrain)
         return 0;
+    if (policy && strcmp(policy, "builtin") != 0 && strcmp(policy, "llm") != 0 &&
+        strcmp(policy, "both") != 0) {
+        log_error("tune: --policy is builtin, llm or both, not '%s'", policy);
+        return -1;
+    }
+    if (policy && strcmp(policy, "builtin") != 0 && !o->llm.url) {
+        log_error("tune: --policy %s needs --cl1-llm-url and --cl1-llm-model", policy);
+        return -1;
+    }
+    if (policy && strcmp(policy, "builtin") == 0)
+        o->llm.url = NULL;
+    if (policy && strcmp(policy, "llm") == 0)
+        o->use_builtin = 0;
+    if (o->llm.url) {
+        strbuf why;
+        sb_init(&why);
+        if (pol_llm_config_check(&o->llm, &why) != 0) {
+            log_error("tune: %s", sb_str(&why));
+            sb_free(&why);
+            return -1;
+        }
+        sb_free(&why);
+    }
     if (!o->n_files) {
         log_error("tune: no files to tune");
         return -1;

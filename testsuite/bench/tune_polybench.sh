@@ -17,7 +17,7 @@ done
 mkdir -p "$out"
 out=$(readlink -f "$out")
 here=$(cd "$(dirname "$0")" && pwd)
-export CL1CC_DB="${CL1CC_DB:-$out/tuning.db}" CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-$out/cache}"
+export CL1CC_DB="${CL1CC_DB:-$out/tuning.db}" CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-/tmp/cl1cc-bench-cache}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$pb" "$work/CUDA"
