@@ -28,7 +28,11 @@ tests)
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
     ;;
 tune)
-    sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$OUT/tune" "$@" \
+    # few files come back from the device: everything goes into one archive
+    trap 'tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out' EXIT
+    sh testsuite/tune/gpu_tune.sh "$cl1cc" >"$OUT/tune_loop.log" 2>&1
+    status "gpu_tune_loop" "exit $? ($(tail -n 1 "$OUT/tune_loop.log"))"
+    sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA /tmp/tune-out "$@" \
         >"$OUT/tune_bench.log" 2>&1
     status "tune_polybench $*" "exit $?"
     ;;
