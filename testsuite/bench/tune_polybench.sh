@@ -5,7 +5,8 @@
 # built-in proposals verified and timed on the GPU.  Leaves one JSON
 # summary per program and the tuning database in OUT-DIR, and prints the
 # table (tune_table.py).  Needs a GPU.  Extra tune options after "--", e.g.
-# "-- --order random --kernel-evals 3".
+# "-- --order random --kernel-evals 3".  BENCH_DEADLINE=<epoch seconds> ends
+# the run in time: later programs are not started.
 set -u
 cl1cc=$(readlink -f "$1") pb=$(readlink -f "$2") out=$3
 shift 3
@@ -28,11 +29,19 @@ for cu in $(cd "$work/CUDA" && find . -name '*.cu' | sort); do
         case " $programs " in *" $name "*) ;; *) continue ;; esac
     fi
     dir="$work/CUDA/$(dirname "$cu")"
+    # BENCH_DEADLINE (seconds since the epoch): no program starts after it,
+    # and each gets only the time left as its budget
+    budget=""
+    if [ -n "${BENCH_DEADLINE:-}" ]; then
+        left=$((BENCH_DEADLINE - $(date +%s)))
+        if [ $left -le 20 ]; then echo "$name: not run (deadline)" | tee -a "$out/wall.txt"; continue; fi
+        budget="--budget-seconds $left"
+    fi
     echo "== $name"
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
     (cd "$dir" && "$cl1cc" tune --build "nvcc $flags -o $name.exe $name.cu" --run "./$name.exe" \
-        --captures "$out/captures" --json "$out/$name.json" $extra "$name.cu" -- $flags) \
+        --captures "$out/captures" --json "$out/$name.json" $budget $extra "$name.cu" -- $flags) \
         >"$out/$name.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)

@@ -29,12 +29,12 @@ tests)
     ;;
 tune)
     # few files come back from the device: everything goes into one archive
-    trap 'tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out' EXIT
     sh testsuite/tune/gpu_tune.sh "$cl1cc" >"$OUT/tune_loop.log" 2>&1
     status "gpu_tune_loop" "exit $? ($(tail -n 1 "$OUT/tune_loop.log"))"
     sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA /tmp/tune-out "$@" \
         >"$OUT/tune_bench.log" 2>&1
     status "tune_polybench $*" "exit $?"
+    tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out
     ;;
 overhead)
     timeout 300 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA \
