@@ -24,6 +24,11 @@ static void print_help(void)
            "  cl1cc inspect FILE.cu [OPTIONS] [-- NVCC-FLAGS]\n"
            "                                print the kernels, launches and dependencies\n"
            "                                the frontend finds (--json, --summary, -p DIR)\n"
+           "  cl1cc rewrite (--in-place|--patch|--check) FILES [--arch sm_XX] [-- NVCC-FLAGS]\n"
+           "                                put verified faster kernels into the source\n"
+           "  cl1cc revert [--patch] FILES  restore the kernels cl1cc rewrote, byte for byte\n"
+           "  cl1cc ci [--base REF | FILES] [--from-json TUNE.json] [OPTIONS] [-- NVCC-FLAGS]\n"
+           "                                tune what changed; reports and a patch (docs/REWRITE.md)\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
@@ -52,5 +57,11 @@ int main(int argc, char **argv)
         return cmd_judge(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "capture") == 0)
         return cmd_capture(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "rewrite") == 0)
+        return cmd_rewrite(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "revert") == 0)
+        return cmd_revert(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "ci") == 0)
+        return cmd_ci(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }
