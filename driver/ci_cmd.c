@@ -381,7 +381,7 @@ int cmd_ci(int argc, char **argv)
         top = real_or_same(arena_strndup(&a, sb_str(&top_out), strcspn(sb_str(&top_out), "\n")), &a);
     sb_free(&top_out);
 
-    if (dir_create_all(o.out, 0755) != 0) {
+    if (!o.dry_run && dir_create_all(o.out, 0755) != 0) {
         log_error("ci: cannot make %s: %s", o.out, strerror(errno));
         failed = 2;
         goto finish;
