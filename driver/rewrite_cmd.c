@@ -591,7 +591,7 @@ int rewrite_run(const rewrite_request *rq, rewrite_result *res)
             vec_push(&ps.names, last ? last + 1 : nl.items[j]);
         }
     }
-    for (size_t i = 0; !res->errors && i < rq->n_files; i++)
+    for (size_t i = 0; i < rq->n_files; i++)
         if (plan_file(&ps, rq->files[i]) != 0)
             res->errors++;
     vec_free(&ps.names);
@@ -627,11 +627,6 @@ static void rewrite_usage(void)
             "usage: cl1cc revert [--in-place | --patch] FILES.cu...\n");
 }
 
-static int is_source(const nvcc_input *in)
-{
-    size_t n = strlen(in->path);
-    return in->lang == NVCC_LANG_CU || (n > 4 && strcmp(in->path + n - 4, ".cuh") == 0);
-}
 
 int cmd_rewrite(int argc, char **argv)
 {
@@ -679,7 +674,7 @@ int cmd_rewrite(int argc, char **argv)
     /* sources among the nvcc arguments are files too: pre-commit appends
      * the file names after the hook's own arguments */
     for (size_t i = 0; i < cl.inputs.len; i++)
-        if (is_source(&cl.inputs.items[i]))
+        if (cl.inputs.items[i].lang == NVCC_LANG_CU)
             vec_push(&files, cl.inputs.items[i].path);
     int rc = 2;
     arena a;
