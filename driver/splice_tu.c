@@ -93,6 +93,13 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
         }
         if (rc == 0)
             continue;
+        /* a variant verified with another launch configuration may be
+         * wrong with this one: the wrapper does not edit launches */
+        if (v.launch_edits && strchr(v.launch_edits, '{')) {
+            log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
+                        "(cl1cc rewrite applies it)", in->path, k->qualified_name, v.id);
+            continue;
+        }
         rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
         vec_push(&edits, e);
         log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies",

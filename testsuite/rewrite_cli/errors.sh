@@ -124,6 +124,9 @@ expect "launch edit of a missing site" 0 $rc e14 "names launch site 4 of 1"
 grep -q 'scale/\* cl1cc-launch was=PDw8KG4gKyAxMjcpIC8gMTI4LCAxMjg+Pj4= len=23 sha=[0-9a-f]* \*/<<<(n + 63) / 64, 64>>>(x, n)' l.cu \
     && ok "launch edit of the whole configuration" || { bad "config launch edit"; grep scale l.cu; cat e15; }
 "$cl1cc" revert l.cu 2>/dev/null && cmp -s l.cu k.orig && ok "revert of a launch edit" || bad "revert of a launch edit"
+# the wrapper does not edit launches: it does not splice such a variant
+CL1CC_VERBOSE=1 "$cl1cc" $flags -c l.cu -o l.o 2>e15b; rc=$?
+expect "the wrapper and a variant with launch edits" 0 $rc e15b "kernel scale: verified variant [0-9]* needs launch edits: not spliced"
 
 # 8. usage
 "$cl1cc" rewrite k.cu 2>e16; rc=$?
