@@ -14,6 +14,9 @@ int cmd_capture(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_llm_propose(int argc, char **argv);
 int cmd_pool_run(int argc, char **argv);
+int cmd_rewrite(int argc, char **argv);
+int cmd_revert(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
 
 /* the real nvcc: $CL1CC_NVCC, else the first nvcc on PATH that is not
  * cl1cc, else /usr/local/cuda/bin/nvcc */

@@ -29,6 +29,11 @@ static void print_help(void)
            "                                verify and time variants of every kernel (GPU)\n"
            "  cl1cc judge, cl1cc capture    the two halves of tune, one at a time\n"
            "  cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL ...  ask a model for faster kernels\n"
+           "  cl1cc rewrite (--in-place|--patch|--check) FILES [--arch sm_XX] [-- NVCC-FLAGS]\n"
+           "                                put verified faster kernels into the source\n"
+           "  cl1cc revert [--patch] FILES  restore the kernels cl1cc rewrote, byte for byte\n"
+           "  cl1cc ci [--base REF | FILES] [--from-json TUNE.json] [OPTIONS] [-- NVCC-FLAGS]\n"
+           "                                tune what changed; reports and a patch (docs/REWRITE.md)\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
@@ -63,5 +68,11 @@ int main(int argc, char **argv)
         return cmd_llm_propose(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "pool-run") == 0)
         return cmd_pool_run(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "rewrite") == 0)
+        return cmd_rewrite(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "revert") == 0)
+        return cmd_revert(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "ci") == 0)
+        return cmd_ci(argc - 2, argv + 2);
     return cmd_wrap_nvcc(argc - 1, argv + 1);
 }

@@ -73,11 +73,18 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
 
     VEC(rw_edit) edits = {0};
     splice_status st = SPLICE_NOTHING;
+    const source_file *main_text = model_file(&m, m.main_file);
     for (size_t i = 0; i < m.kernels.len; i++) {
         const kernel *k = &m.kernels.items[i];
         if (!k->is_definition || k->decl_range.in_macro ||
             strcmp(k->decl_range.file, m.main_file) != 0)
             continue;
+        /* `cl1cc rewrite` put a variant here already: never one on top */
+        if (main_text && rw_is_rewritten(main_text->text, main_text->len, k->decl_range.begin)) {
+            log_verbose("%s: kernel %s: rewritten by cl1cc rewrite: not spliced again",
+                        in->path, k->qualified_name);
+            continue;
+        }
         tunedb_variant v;
         int rc = choose_variant(db, &m, k, cl, &plan->strings, &v, msg);
         if (rc < 0) {
@@ -86,6 +93,13 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
         }
         if (rc == 0)
             continue;
+        /* a variant verified with another launch configuration may be
+         * wrong with this one: the wrapper does not edit launches */
+        if (v.launch_edits && strchr(v.launch_edits, '{')) {
+            log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
+                        "(cl1cc rewrite applies it)", in->path, k->qualified_name, v.id);
+            continue;
+        }
         rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
         vec_push(&edits, e);
         log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies",
