@@ -89,6 +89,13 @@ double pol_chooser_score(const pol_chooser *c, const double features[POL_NFEATUR
 size_t pol_chooser_learn(pol_chooser *c, const double features[POL_NFEATURES],
                          const char *const *combinations, const double *speedups, size_t n);
 size_t pol_chooser_pairs_seen(const pol_chooser *c);
+/* What it has learned from, oldest first (for replays and reports): the
+ * features, combinations and speedups of observation i; 0, or -1 past the
+ * end.  The pointers stay valid until the chooser learns or is freed. */
+size_t pol_chooser_observation_count(const pol_chooser *c);
+int pol_chooser_observation(const pol_chooser *c, size_t i, const double **features,
+                            const char *const **combinations, const double **speedups,
+                            size_t *n);
 
 /* ---- the search (search.c) ------------------------------------------------- */
 

@@ -313,3 +313,22 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
     *out = c;
     return 0;
 }
+
+size_t pol_chooser_observation_count(const pol_chooser *c)
+{
+    return c->seen.len;
+}
+
+int pol_chooser_observation(const pol_chooser *c, size_t i, const double **features,
+                            const char *const **combinations, const double **speedups,
+                            size_t *n)
+{
+    if (i >= c->seen.len)
+        return -1;
+    const observation *o = &c->seen.items[i];
+    *features = o->features;
+    *combinations = (const char *const *)o->combinations;
+    *speedups = o->speedups;
+    *n = o->n;
+    return 0;
+}

@@ -1,8 +1,8 @@
 #!/bin/sh
 # example.sh: set up on a fresh Debian machine and run cl1cc on the bundled
 # example: install packages, build, inspect the example's kernels, compile it
-# through cl1cc as nvcc would, and with a GPU run it, capture its launches and
-# judge two variants of one kernel.
+# through cl1cc as nvcc would, and with a GPU tune it (capture its launches,
+# propose, verify and time variants) and rebuild it with the winners.
 set -eu
 cd "$(dirname "$0")/.."
 sh .ci/install-deps.sh
@@ -19,16 +19,17 @@ CL1CC_VERBOSE=1 $cl1cc -O3 -arch=sm_90 -o build/vector_scale $example
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     echo "== running it on $(nvidia-smi -L | head -n 1)"
     build/vector_scale
-    echo "== capturing its launches and judging two variants of scale_clamp"
+    echo "== tuning it: capture, built-in proposals, verification and timing on the GPU"
     work=build/example-work
     rm -rf "$work" && mkdir -p "$work"
-    cp $example "$work/"
-    (cd "$work" && $cl1cc capture --out cap --build "nvcc -O3 -arch=sm_90 -o vs vector_scale.cu" --run ./vs vector_scale.cu &&
-        $cl1cc judge vector_scale.cu scale_clamp --captures cap/vector_scale.cu-*/k0 \
-            --variant ../../testsuite/judge/variants/scale_clamp.correct.cu \
-            --variant ../../testsuite/judge/variants/scale_clamp.off_by_one.cu -- -O3 -arch=sm_90)
+    cp testsuite/tune/row_sums.cu "$work/"
+    (cd "$work" && CL1CC_DB=$(pwd)/tuning.db $cl1cc tune --build "nvcc -O3 -arch=sm_90 -o rs row_sums.cu" \
+        --run "./rs" --kernel-evals 8 row_sums.cu -- -O3 -arch=sm_90 &&
+        echo "== rebuilding it through cl1cc: the verified winner is spliced in" &&
+        CL1CC_DB=$(pwd)/tuning.db CL1CC_VERBOSE=1 $cl1cc -O3 -arch=sm_90 -o rs_tuned row_sums.cu && ./rs_tuned)
 else
-    echo "== no GPU on this machine: skipped running build/vector_scale, capturing its"
-    echo "   launches and judging variants (verifying and timing need a GPU); everything"
-    echo "   above ran."
+    echo "== no GPU on this machine: skipped running build/vector_scale and tuning"
+    echo "   (capturing launches, verifying and timing variants need a GPU); everything"
+    echo "   above ran.  What tune does without a GPU (propose and build the variants"
+    echo "   of a captured kernel) is what the test tune_without_gpu checks."
 fi
