@@ -163,6 +163,8 @@ typedef struct tune_kernel {
     VEC(double) progress_t;   /* seconds of tuning when a better one was found */
     VEC(double) progress_best;
     char key[65];
+    char key_arch[16]; /* the arch key was computed for */
+    int recorded;      /* its kernels row is in the database */
 } tune_kernel;
 
 static const char *context_text(const tu_model *m, const kernel *k, arena *a)
@@ -232,8 +234,53 @@ typedef struct tune_run {
     int judge_runs, judge_rounds, judge_seeds;
     double judge_timeout;
     double started;
+    int recording; /* a judgement ran on a GPU: results go to the database */
     tunedb *db;
 } tune_run;
+
+/* The kernel's database key for the arch judged on, and its row (with the
+ * chooser's features) once results are recorded. */
+static void key_kernel(tune_run *run, tune_kernel *tk)
+{
+    if (tk->key[0] && strcmp(tk->key_arch, run->arch) == 0 && (tk->recorded || !run->db))
+        return;
+    kernel_key(tk->model, tk->k, run->arch, (const char *const *)run->cl->codegen_flags.items,
+               run->cl->codegen_flags.len, tk->key);
+    snprintf(tk->key_arch, sizeof tk->key_arch, "%s", run->arch);
+    if (!run->db)
+        return;
+    strbuf err;
+    sb_init(&err);
+    char *fj = features_json(tk->features);
+    if (tunedb_record_kernel(run->db, tk->key, tk->name, tk->file, tk->original, fj, &err) != 0)
+        log_warn("tune: %s", sb_str(&err));
+    else
+        tk->recorded = 1;
+    free(fj);
+    sb_free(&err);
+}
+
+/* the first judgement that ran on a GPU decides the arch (that of the
+ * machine the pool ran it on: with Slurm, not this one) and opens the
+ * database */
+static void start_recording(tune_run *run, const cJSON *root, arena *a)
+{
+    if (run->recording)
+        return;
+    run->recording = 1;
+    const char *arch = json_string(root, "arch", a);
+    if (arch[0])
+        run->arch = arch;
+    const char *name = json_string(root, "gpu_name", a);
+    run->gpu_name = name[0] ? name : NULL;
+    strbuf err;
+    sb_init(&err);
+    if (tunedb_open(run->db_path, TUNEDB_READWRITE, &run->db, &err) != 0) {
+        log_warn("tune: %s: results are not recorded", sb_str(&err));
+        run->db = NULL;
+    }
+    sb_free(&err);
+}
 
 static void record_results(tune_run *run, tune_kernel *tk, const cJSON *root,
                            const pol_proposal *props, size_t n, arena *a)
@@ -403,8 +450,11 @@ static int finish_job(tune_run *run, round_job *rj, const pool_job *pj, arena *a
     const cJSON *v;
     cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(root, "variants"))
         tk->build_errors += strcmp(json_string(v, "verdict", a), "build_error") == 0;
-    if (run->ran_on_gpu)
+    if (run->ran_on_gpu) {
+        start_recording(run, root, a);
+        key_kernel(run, tk);
         record_results(run, tk, root, rj->props, rj->n, a);
+    }
     cJSON_Delete(root);
     return 0;
 }
@@ -621,28 +671,11 @@ int cmd_tune(int argc, char **argv)
     int have_gpu = hn_gpu_detect(gpu_arch, sizeof gpu_arch, gpu_name, sizeof gpu_name);
     run.arch = have_gpu ? arena_strdup(&a, gpu_arch) : "none";
     run.gpu_name = have_gpu ? arena_strdup(&a, gpu_name) : NULL;
-    if (!have_gpu)
+    if (!have_gpu && o.pool.backend == POOL_LOCAL)
         printf("tune: no GPU on this machine: each kernel's first round of variants is "
                "generated and built, verifying and timing them is skipped.\n");
-    if (have_gpu && tunedb_open(run.db_path, TUNEDB_READWRITE, &run.db, &err) != 0) {
-        log_warn("tune: %s: results are not recorded", sb_str(&err));
-        sb_clear(&err);
-        run.db = NULL;
-    }
-    for (size_t i = 0; i < kernels.len; i++) {
-        tune_kernel *tk = &kernels.items[i];
-        kernel_key(tk->model, tk->k, run.arch, (const char *const *)cl.codegen_flags.items,
-                   cl.codegen_flags.len, tk->key);
-        if (run.db) {
-            char *fj = features_json(tk->features);
-            if (tunedb_record_kernel(run.db, tk->key, tk->name, tk->file, tk->original, fj,
-                                     &err) != 0) {
-                log_warn("tune: %s", sb_str(&err));
-                sb_clear(&err);
-            }
-            free(fj);
-        }
-    }
+    for (size_t i = 0; i < kernels.len; i++)
+        key_kernel(&run, &kernels.items[i]);
     const char *chooser_path = o.chooser ? o.chooser : arena_printf(&a, "%s/chooser.json", db_dir);
     if (pol_chooser_load(chooser_path, &chooser, &err) != 0) {
         sb_clear(&err);
@@ -807,7 +840,7 @@ int cmd_tune(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     rep.arch = run.arch;
     rep.gpu_name = run.gpu_name;
-    rep.ran_on_gpu = have_gpu && run.ran_on_gpu;
+    rep.ran_on_gpu = run.recording;
     rep.budget_seconds = o.budget_seconds;
     rep.kernel_evals = o.kernel_evals;
     rep.wall_seconds = now_s() - run.started;
