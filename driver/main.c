@@ -34,6 +34,8 @@ static void print_help(void)
            "  cl1cc revert [--patch] FILES  restore the kernels cl1cc rewrote, byte for byte\n"
            "  cl1cc ci [--base REF | FILES] [--from-json TUNE.json] [OPTIONS] [-- NVCC-FLAGS]\n"
            "                                tune what changed; reports and a patch (docs/REWRITE.md)\n"
+           "  cl1cc pool-run [--cl1-backend=local|slurm] [--gpus LIST] -- JOBFILE\n"
+           "                                run commands one per GPU, or through Slurm\n"
            "  cl1cc --cl1-help | --cl1-version\n\n"
            "environment:\n"
            "  CL1CC_DISABLE=1   pure pass-through to nvcc\n"
