@@ -623,9 +623,10 @@ int cmd_tune(int argc, char **argv)
         *slash = '\0';
     const char *captures = o.captures ? o.captures : arena_printf(&a, "%s/captures", db_dir);
 
-    if (o.work) {
+    if (o.work)
         run.work = o.work;
-    }
+    else if (o.pool.backend == POOL_SLURM) /* the nodes must see it: not TMPDIR */
+        run.work = arena_printf(&a, "%s/work/tune-%ld", db_dir, (long)getpid());
     /* 1. capture */
     if (o.run_cmd) {
         cstr_vec cap = {0};
