@@ -66,4 +66,74 @@ int tune_report_write_json(const tune_report *r, const char *path, strbuf *err);
  * the tuning database; the exit code */
 int tune_retrain(const tune_options *o);
 
+
+/* ---- the loop's state (tune_cmd.c runs it, tune_judge.c judges) ------------ */
+
+#include "builtin.h"
+#include "tunedb.h"
+#include "wrapper.h"
+
+/* one kernel's tuning state */
+
+typedef struct tune_kernel {
+    const char *file;
+    tu_model *model;
+    size_t index;
+    const kernel *k;
+    const char *name;
+    const char *captures;
+    const char *original;
+    const char *context;
+    const char *launches;
+    pol_facts facts;
+    double features[POL_NFEATURES];
+    VEC(pol_sample) history;
+    int done;
+    const char *status;
+    char detail[512];
+    double baseline_ms, best_ms, best_speedup, spread_ms;
+    const char *best_label;
+    int tried, passed, rounds, build_errors;
+    double seconds;
+    VEC(double) progress_t;   /* seconds of tuning when a better one was found */
+    VEC(double) progress_best;
+    char key[65];
+    char key_arch[16]; /* the arch key was computed for */
+    int recorded;      /* its kernels row is in the database */
+} tune_kernel;
+
+typedef struct tune_run {
+    const char *self, *db_path, *arch, *gpu_name;
+    const char *const *nvcc_flags;
+    size_t n_nvcc_flags;
+    const nvcc_cmdline *cl;
+    const char *work;
+    int ran_on_gpu;
+    int judge_runs, judge_rounds, judge_seeds;
+    double judge_timeout;
+    double started;
+    int recording; /* a judgement ran on a GPU: results go to the database */
+    tunedb *db;
+} tune_run;
+
+/* One kernel's judgement in a round: a `cl1cc judge` child the pool runs. */
+typedef struct round_job {
+    tune_kernel *tk;
+    pol_proposal *props;
+    size_t n;
+    const char *dir, *json_path, *out_path, *err_path;
+    cstr_vec argv;
+} round_job;
+
+/* tk's database key for run->arch, and its kernels row once recording */
+void tune_key_kernel(tune_run *run, tune_kernel *tk);
+/* writes rj's variants and fills pj with the judge's command line; 0, or
+ * -1 (tk->detail says why) */
+int tune_prepare_job(tune_run *run, tune_kernel *tk, round_job *rj, pool_job *pj, arena *a);
+/* reads the judgement into rj's kernel (history, best, database); 0, or -1
+ * when the judge itself failed */
+int tune_finish_job(tune_run *run, round_job *rj, const pool_job *pj, arena *a);
+/* a proposal that failed before the judge, recorded as "bad_reply" */
+void tune_record_failed_proposal(tune_run *run, tune_kernel *tk, const pol_proposal *p);
+
 #endif
