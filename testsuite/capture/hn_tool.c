@@ -1,7 +1,8 @@
 /*
  * hn_tool.c: drives the harness's source generators from the command line
  * for the tests: `hn_tool instrument FILE RUNTIME-HEADER [CLANG-FLAGS...]`
- * prints the instrumented TU; `hn_tool replay FILE KERNEL REPLAY-HEADER
+ * prints the instrumented TU (tagged as `cl1cc capture` tags it, from the
+ * file's real path); `hn_tool replay FILE KERNEL REPLAY-HEADER
  * VARIANT-FILE... [-- CLANG-FLAGS...]` prints a replay driver.
  */
 #include <stdlib.h>
@@ -36,9 +37,12 @@ int main(int argc, char **argv)
     sb_init(&err);
     int rc = 1;
     if (strcmp(argv[1], "instrument") == 0) {
+        arena a;
+        arena_init(&a);
         if (parse(argv[2], argc - 4, argv + 4, &m) == 0 &&
-            hn_instrument(&m, argv[3], "test", &out, &report, &err) >= 0)
+            hn_instrument(&m, argv[3], hn_capture_tag(argv[2], &a), &out, &report, &err) >= 0)
             rc = 0;
+        arena_free(&a);
     } else if (strcmp(argv[1], "replay") == 0 && argc >= 5) {
         int dash = argc;
         for (int i = 5; i < argc; i++)
