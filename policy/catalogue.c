@@ -7,7 +7,7 @@
 #include "internal.h"
 
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
-                                    "unroll4", "unroll8",  "fast_math"};
+                                    "unroll4", "unroll8",  "ldg",          "fast_math"};
 
 size_t pol_transform_count(void)
 {
@@ -43,6 +43,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_unroll(m, k, 4, a, out, why);
     if (strcmp(name, "unroll8") == 0)
         return pol_transform_unroll(m, k, 8, a, out, why);
+    if (strcmp(name, "ldg") == 0)
+        return pol_transform_ldg(m, k, f, a, out, why);
     if (strcmp(name, "fast_math") == 0)
         return pol_transform_fast_math(m, k, f, a, out, why);
     return -1;

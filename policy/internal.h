@@ -39,6 +39,12 @@ const char *pol_newline(const char *text, size_t len, size_t offset);
  * #pragma line? */
 int pol_pragma_before(const char *text, size_t line_start);
 
+/* the body reads through the pointer parameter name (at least once) and
+ * does nothing else with it: no write, no arithmetic, no call */
+int pol_param_read_only(const tu_model *m, const kernel *k, const char *name);
+/* no launch site of k passes the same expression for two pointers */
+int pol_launch_sites_distinct(const tu_model *m, const kernel *k);
+
 /* the transforms (transform_*.c): 0 applied, 1 refused (*why) */
 int pol_transform_restrict(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                            pol_edit_vec *out, const char **why);
@@ -48,6 +54,8 @@ int pol_transform_unroll(const tu_model *m, const kernel *k, int factor, arena *
                          pol_edit_vec *out, const char **why);
 int pol_transform_launch_bounds(const tu_model *m, const kernel *k, const pol_facts *f,
                                 arena *a, pol_edit_vec *out, const char **why);
+int pol_transform_ldg(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                      pol_edit_vec *out, const char **why);
 int pol_transform_fast_math(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                             pol_edit_vec *out, const char **why);
 

@@ -182,3 +182,40 @@ const char *pol_newline(const char *text, size_t len, size_t offset)
         offset++;
     return offset < len && offset > 0 && text[offset - 1] == '\r' ? "\r\n" : "\n";
 }
+
+/* the body reads through p and does nothing else with it */
+int pol_param_read_only(const tu_model *m, const kernel *k, const char *name)
+{
+    size_t len;
+    const char *text = pol_file_text(m, &k->body_range, &len);
+    if (!text || k->body_range.end > len)
+        return 0;
+    size_t reads = 0;
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *n = &k->body.items[i];
+        if (n->kind != BODY_SUBSCRIPT || !n->base || strcmp(n->base, name) != 0)
+            continue;
+        if (n->is_write)
+            return 0;
+        reads++;
+    }
+    return reads > 0 &&
+           reads == pol_count_identifier(text, k->body_range.begin, k->body_range.end, name);
+}
+
+int pol_launch_sites_distinct(const tu_model *m, const kernel *k)
+{
+    size_t self = (size_t)(k - m->kernels.items);
+    for (size_t l = 0; l < m->launches.len; l++) {
+        const launch_site *s = &m->launches.items[l];
+        if (s->kernel_index != (long)self)
+            continue;
+        for (size_t i = 0; i < s->args.len && i < k->params.len; i++)
+            for (size_t j = i + 1; j < s->args.len && j < k->params.len; j++)
+                if (k->params.items[i].is_pointer && k->params.items[j].is_pointer &&
+                    strcmp(s->args.items[i].text, s->args.items[j].text) == 0)
+                    return 0;
+    }
+    return 1;
+}
+
