@@ -36,7 +36,7 @@ __global__ void scale(float *x, int n)
         x[i] = x[i] + x[i];
 }
 CU
-"$put" k.cu scale v.cu 1.5 -- $flags >/dev/null || { bad "rwc_put"; exit 1; }
+"$put" k.cu scale v.cu 1.5 -- $flags >/dev/null || { bad "db_put"; exit 1; }
 cp k.cu k.orig
 
 # 1. a missing file; the other files are still done
@@ -89,7 +89,7 @@ printf '#!/bin/sh\necho "No devices were found" >&2\nexit 6\n' >nogpu/nvidia-smi
 printf '#!/bin/sh\necho "9.0, NVIDIA H200"\n' >gpu/nvidia-smi
 chmod +x nogpu/nvidia-smi gpu/nvidia-smi
 cp k.orig a.cu
-"$put" a.cu scale v.cu 1.7 --arch sm_90 -- -O3 >/dev/null || bad "rwc_put --arch"
+"$put" a.cu scale v.cu 1.7 --arch sm_90 -- -O3 >/dev/null || bad "db_put --arch"
 PATH="$work/nogpu:$PATH" "$cl1cc" rewrite --check a.cu -- -O3 2>e7; rc=$?
 expect "no GPU and no --arch" 2 $rc e7 "no GPU found .*--arch sm_90"
 PATH="$work/gpu:$PATH" "$cl1cc" rewrite --check a.cu -- -O3 2>e8; rc=$?

@@ -26,7 +26,7 @@ grep -v '^#' "$fx/$name.variants" | while read -r kernel variant speedup edits; 
     else
         "$put" "$name.cu" "$kernel" "$fx/$variant" "$speedup" --gpu "NVIDIA H200" -- $flags
     fi >/dev/null || exit 1
-done || { bad "rwc_put failed"; exit 1; }
+done || { bad "db_put failed"; exit 1; }
 
 # 1. the golden rewrite
 "$cl1cc" rewrite --in-place "$name.cu" -- $flags 2>rewrite.err
@@ -83,7 +83,7 @@ devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" /dev/stdout 2>/dev/
 CL1CC_VERBOSE=1 "$cl1cc" $flags -c rewritten.cu -o w1.o 2>w1.err
 if ! grep -q "verified variant [0-9]" w1.err; then ok "wrapper: the old entries no longer apply"; else bad "wrapper spliced into the rewritten file"; cat w1.err; fi
 first=$(grep -v '^#' "$fx/$name.variants" | head -n 1 | cut -d' ' -f1)
-"$put" rewritten.cu "$first" "$fx/$(grep -v '^#' "$fx/$name.variants" | head -n 1 | cut -d' ' -f2)" 5.0 -- $flags >/dev/null || bad "rwc_put on the rewritten file"
+"$put" rewritten.cu "$first" "$fx/$(grep -v '^#' "$fx/$name.variants" | head -n 1 | cut -d' ' -f2)" 5.0 -- $flags >/dev/null || bad "db_put on the rewritten file"
 CL1CC_VERBOSE=1 "$cl1cc" $flags -c rewritten.cu -o w2.o 2>w2.err
 if grep -q "kernel $first: rewritten by cl1cc rewrite: not spliced again" w2.err && ! grep -q "verified variant [0-9]" w2.err; then
     ok "wrapper: an entry for the rewritten kernel is not spliced on top"

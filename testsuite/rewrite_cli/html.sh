@@ -34,7 +34,7 @@ __global__ void scale(float *x, int n)
         x[i] = x[i] + x[i];
 }
 CU
-"$put" k.cu scale v.cu 3.2 --gpu "NVIDIA H200" -- -O3 -arch=sm_90 >/dev/null || { bad "rwc_put"; exit 1; }
+"$put" k.cu scale v.cu 3.2 --gpu "NVIDIA H200" -- -O3 -arch=sm_90 >/dev/null || { bad "db_put"; exit 1; }
 cat >tune.json <<JSON
 {"cl1cc_version": "0.1.0", "arch": "sm_90", "gpu_name": "NVIDIA H200", "ran_on_gpu": true,
  "budget": {"seconds": 600, "evaluations": 64}, "wall_seconds": 321.5,

@@ -39,7 +39,7 @@ __global__ void scale(float *x, int n)
         x[i] = x[i] + x[i];
 }
 CU
-"$put" k.cu scale ../v.cu 1.5 -- -O3 -arch=sm_90 >/dev/null || { bad "rwc_put"; exit 1; }
+"$put" k.cu scale ../v.cu 1.5 -- -O3 -arch=sm_90 >/dev/null || { bad "db_put"; exit 1; }
 cat >.pre-commit-config.yaml <<YAML
 repos:
   - repo: $src
