@@ -99,6 +99,11 @@ _Noreturn void log_bug(const char *file, int line, const char *msg);
 int file_read_all(const char *path, size_t max_size, char **out, size_t *len);
 /* Writes atomically: to a temporary beside path, then rename. 0 or -1. */
 int file_write_atomic(const char *path, const char *data, size_t len);
+/* Writes the JSON tree root (and deletes it) to path atomically, with a
+ * final newline; formatted: indented, else on one line.  0, or -1 with
+ * the reason, naming path, in err. */
+struct cJSON;
+int json_write_file(struct cJSON *root, const char *path, int formatted, strbuf *err);
 int file_exists(const char *path);
 /* mkdir -p; 0 or -1 with errno set. */
 int dir_create_all(const char *path, int mode);

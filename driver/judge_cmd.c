@@ -190,17 +190,7 @@ static int write_json(const char *path, const hn_judge_options *o, const hn_judg
         cJSON_AddNumberToObject(e, "significant", v->significant);
         cJSON_AddItemToArray(vs, e);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) {
-        sb_puts(err, "out of memory writing JSON");
-        return -1;
-    }
-    int rc = file_write_atomic(path, text, strlen(text));
-    if (rc != 0)
-        sb_printf(err, "%s: %s", path, strerror(errno));
-    free(text);
-    return rc;
+    return json_write_file(root, path, 1, err);
 }
 
 int cmd_judge(int argc, char **argv)

@@ -99,15 +99,5 @@ int tune_report_write_json(const tune_report *r, const char *path, strbuf *err)
         }
         cJSON_AddItemToArray(ks, k);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) {
-        sb_puts(err, "out of memory");
-        return -1;
-    }
-    int rc = file_write_atomic(path, text, strlen(text));
-    if (rc != 0)
-        sb_printf(err, "%s: %s", path, strerror(errno));
-    free(text);
-    return rc;
+    return json_write_file(root, path, 1, err);
 }

@@ -219,22 +219,7 @@ int pol_chooser_save(const pol_chooser *c, const char *path, strbuf *err)
         }
         cJSON_AddItemToArray(obs, e);
     }
-    char *text = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
-    if (!text) {
-        sb_puts(err, "out of memory");
-        return -1;
-    }
-    strbuf body;
-    sb_init(&body);
-    sb_puts(&body, text);
-    sb_puts(&body, "\n");
-    free(text);
-    int rc = file_write_atomic(path, sb_str(&body), strlen(sb_str(&body)));
-    if (rc != 0)
-        sb_printf(err, "%s: %s", path, strerror(errno));
-    sb_free(&body);
-    return rc;
+    return json_write_file(root, path, 0, err);
 }
 
 int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
