@@ -14,28 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CL1CC_CACHE_DIR="$work/cache" CL1CC_DB="$work/db/tuning.db"
 cp "$here/row_sums.cu" "$work/"
-abs=$(readlink -f "$work/row_sums.cu")
-tag="row_sums.cu-$(printf %s "$abs" | sha256sum | cut -c1-8)"
-cap="$work/cap/$tag/k0/0"
-mkdir -p "$cap"
-cat >"$cap/meta" <<'M'
-cl1cc-capture 1
-kernel row_sums
-index 0
-grid 1 1 1
-block 128 1 1
-shmem 0
-allocs 2
-alloc 0 64
-alloc 1 16
-args 3
-arg 0 value 4 04000000
-arg 1 pointer 0 0
-arg 2 pointer 1 0
-end
-M
-for f in alloc0.in alloc0.out alloc1.in alloc1.out; do head -c 64 /dev/zero >"$cap/$f"; done
-head -c 16 /dev/zero >"$cap/alloc1.in"; head -c 16 /dev/zero >"$cap/alloc1.out"
+. "$here/fake_capture.sh"
+fake_capture "$work/row_sums.cu" "$work/cap"
 cd "$work" || exit 1
 "$cl1cc" tune --captures cap --json out.json row_sums.cu -- -O3 >out.txt 2>err.txt
 rc=$?

@@ -28,12 +28,8 @@ done
 url="http://127.0.0.1:$(cat "$work/port")/s/row_sums/v1"
 export CL1CC_CACHE_DIR="$work/cache" CL1CC_DB="$work/db/tuning.db"
 cp "$here/row_sums.cu" "$work/"
-abs=$(readlink -f "$work/row_sums.cu")
-cap="$work/cap/row_sums.cu-$(printf %s "$abs" | sha256sum | cut -c1-8)/k0/0"
-mkdir -p "$cap"
-printf 'cl1cc-capture 1\nkernel row_sums\nindex 0\ngrid 1 1 1\nblock 128 1 1\nshmem 0\nallocs 2\nalloc 0 64\nalloc 1 16\nargs 3\narg 0 value 4 04000000\narg 1 pointer 0 0\narg 2 pointer 1 0\nend\n' >"$cap/meta"
-head -c 64 /dev/zero >"$cap/alloc0.in"; head -c 64 /dev/zero >"$cap/alloc0.out"
-head -c 16 /dev/zero >"$cap/alloc1.in"; head -c 16 /dev/zero >"$cap/alloc1.out"
+. "$here/fake_capture.sh"
+fake_capture "$work/row_sums.cu" "$work/cap"
 cd "$work" || exit 1
 "$cl1cc" tune --captures cap --policy both --cl1-llm-url "$url" --cl1-llm-model fake-model \
     --llm-per-round 2 --kernel row_sums --json out.json row_sums.cu -- -O3 >out.txt 2>err.txt
