@@ -363,6 +363,18 @@ static void set_mask(const sigset_t *mask)
         log_warn("sigprocmask: %s", strerror(errno));
 }
 
+/* a waitpid status into res */
+static void record_status(proc_result *res, int status)
+{
+    if (WIFEXITED(status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = 1;
+        res->signal = WTERMSIG(status);
+    }
+}
+
 int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *res)
 {
     static const proc_options defaults;
@@ -559,13 +571,7 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         res->spawn_errno = child_errno;
         return -1;
     }
-    if (WIFEXITED(status)) {
-        res->exited = 1;
-        res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = 1;
-        res->signal = WTERMSIG(status);
-    }
+    record_status(res, status);
     return 0;
 }
 
@@ -683,13 +689,7 @@ int proc_child_poll(proc_child *child, proc_result *res)
         res->spawn_errno = wait_errno;
         return -1;
     }
-    if (WIFEXITED(status)) {
-        res->exited = 1;
-        res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = 1;
-        res->signal = WTERMSIG(status);
-    }
+    record_status(res, status);
     return 1;
 }
 
