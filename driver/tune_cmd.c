@@ -102,6 +102,7 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
 {
     f->block_threads = 0;
     f->pointers_distinct = 0;
+    f->block[0] = f->block[1] = f->block[2] = 0;
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -118,7 +119,10 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
         if (hn_capture_read(sub, &c, &err) != 0)
             continue;
         seen++;
-        int threads = (int)(c.block[0] * (c.block[1] ? c.block[1] : 1) * (c.block[2] ? c.block[2] : 1));
+        int shape[3] = {(int)c.block[0], c.block[1] ? (int)c.block[1] : 1, c.block[2] ? (int)c.block[2] : 1};
+        int threads = shape[0] * shape[1] * shape[2];
+        for (int s = 0; s < 3; s++)
+            f->block[s] = seen == 1 ? shape[s] : f->block[s] == shape[s] ? shape[s] : -1;
         if (threads > f->block_threads)
             f->block_threads = threads;
         for (int i = 0; i < c.nargs; i++)
@@ -130,6 +134,9 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
     sb_free(&err);
     (void)k;
     f->pointers_distinct = seen > 0 && distinct;
+    for (int s = 0; s < 3; s++)
+        if (f->block[s] < 0 || !seen)
+            f->block[0] = f->block[1] = f->block[2] = 0;
 }
 
 /* the captures of one kernel: DIR/<tag of file>/k<index> */

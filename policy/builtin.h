@@ -38,6 +38,8 @@ typedef struct pol_facts {
     int pointers_distinct;  /* 1 when every captured launch passed pointer
                                arguments into pairwise distinct allocations */
     int fast_math;          /* the user opted into fast intrinsics */
+    int block[3];           /* the block shape (x, y, z) when every captured
+                               launch used the same one, else 0s */
 } pol_facts;
 
 /* ---- the catalogue (catalogue.c and transform_*.c) ------------------------ */

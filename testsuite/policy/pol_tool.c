@@ -3,8 +3,8 @@
  * file and prints the new definition (or "refused: why"), or with
  * --propose prints the labels the search would propose first.  For the
  * policy's fixture tests.
- *   pol_tool FILE KERNEL COMBINATION [--block N] [--distinct] [--fast-math]
- *            [--whole-file]   (the file with the kernel replaced)
+ *   pol_tool FILE KERNEL COMBINATION [--block N] [--shape X,Y,Z] [--distinct] [--fast-math]
+ *            [--whole-file] [-I.. -D..]   (the file with the kernel replaced)
  *   pol_tool FILE KERNEL --propose [--block N] [--distinct] [--chooser F]
  */
 #include <stdio.h>
@@ -20,13 +20,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: pol_tool FILE KERNEL COMBINATION|--propose [options]\n");
         return 2;
     }
-    pol_facts facts = {0, 0, 0};
+    pol_facts facts;
+    memset(&facts, 0, sizeof facts);
     const char *chooser_path = NULL;
+    const char *flags[64];
+    size_t n_flags = 0;
     int whole_file = 0;
     for (int i = 4; i < argc; i++) {
         if (strcmp(argv[i], "--block") == 0 && i + 1 < argc)
             facts.block_threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--distinct") == 0)
+        else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d,%d,%d", &facts.block[0], &facts.block[1], &facts.block[2]) != 3)
+                return 2;
+            facts.block_threads = facts.block[0] * facts.block[1] * facts.block[2];
+        } else if (strcmp(argv[i], "--distinct") == 0)
             facts.pointers_distinct = 1;
         else if (strcmp(argv[i], "--fast-math") == 0)
             facts.fast_math = 1;
@@ -34,12 +41,16 @@ int main(int argc, char **argv)
             whole_file = 1;
         else if (strcmp(argv[i], "--chooser") == 0 && i + 1 < argc)
             chooser_path = argv[++i];
+        else if ((strncmp(argv[i], "-I", 2) == 0 || strncmp(argv[i], "-D", 2) == 0) && n_flags < 64)
+            flags[n_flags++] = argv[i];
     }
     tu_model m;
     model_init(&m);
     fe_options fo;
     memset(&fo, 0, sizeof fo);
     fo.with_bodies = 1;
+    fo.flags = flags;
+    fo.n_flags = n_flags;
     strbuf diags;
     sb_init(&diags);
     if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {

@@ -12,7 +12,7 @@ while read -r fixture kernel combo flags; do
     case "$fixture" in ''|'#'*) continue ;; esac
     cases=$((cases + 1))
     name="$kernel.$combo"
-    [ -n "$flags" ] && name="$name$(echo "$flags" | tr -d ' -')"
+    [ -n "$flags" ] && name="$name$(echo "$flags" | tr -d ' -' | tr ',' 'x')"
     expected="$src/expected/$name.cu"
     # shellcheck disable=SC2086
     if ! "$tool" "$src/fixtures/$fixture" "$kernel" "$combo" $flags >"$tmp/got" 2>"$tmp/err"; then

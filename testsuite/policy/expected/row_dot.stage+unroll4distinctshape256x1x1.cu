@@ -1,0 +1,1 @@
+refused: stage rewrites the loop itself: it combines with restrict and launch_bounds only
