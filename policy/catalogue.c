@@ -7,7 +7,8 @@
 #include "internal.h"
 
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
-                                    "unroll4", "unroll8",  "ldg",          "fast_math", "stage"};
+                                    "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
+                                    "warp_rows"};
 
 size_t pol_transform_count(void)
 {
@@ -49,6 +50,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_fast_math(m, k, f, a, out, why);
     if (strcmp(name, "stage") == 0)
         return pol_transform_stage(m, k, f, a, out, why);
+    if (strcmp(name, "warp_rows") == 0)
+        return pol_transform_warp_rows(m, k, f, a, out, why);
     return -1;
 }
 
@@ -61,11 +64,13 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     int unrolls = 0, rc = 0;
     *why = NULL;
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
-        /* stage rewrites the loop statement whole: the transforms that
-         * edit inside it do not combine with it */
-        if (strstr(combination, "stage") && strcmp(t, "stage") != 0 && strcmp(t, "restrict") != 0 &&
-            strcmp(t, "launch_bounds") != 0) {
-            *why = "stage rewrites the loop itself: it combines with restrict and launch_bounds only";
+        /* stage and warp_rows rewrite the loop statement whole: the
+         * transforms that edit inside it do not combine with them */
+        int whole = strstr(combination, "stage") || strstr(combination, "warp_rows");
+        if (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
+            (strcmp(t, "stage") != 0 || strstr(combination, "warp_rows")) && strcmp(t, "warp_rows") != 0) {
+            *why = "stage and warp_rows rewrite the loop itself: each combines with restrict and "
+                   "launch_bounds only";
             rc = 1;
             break;
         }

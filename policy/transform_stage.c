@@ -15,34 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
-
-enum { max_tiles = 4, max_accs = 4 };
-
-typedef struct staged {
-    const char *base, *squeezed, *type, *stride; /* stride: S of R*S+k */
-    int dim;                                     /* 0 x, 1 y, 2 z */
-    const char *thread_var;
-} staged;
-
-typedef struct accum {
-    const char *base, *index, *squeezed, *type;
-} accum;
-
-typedef struct stage_plan {
-    const char *text;
-    size_t len;
-    long guard, loop;
-    size_t guard_end, open, close;    /* the guard's compound: '{' and '}' */
-    const char *cond;                 /* the guard's condition */
-    const char *loop_var, *var_type;  /* var_type: declared in the for, or NULL */
-    const char *lower, *upper;
-    size_t body_begin, body_end;      /* the loop's statement after ')' */
-    const char *thread_var[3];        /* i = blockIdx.D*blockDim.D+threadIdx.D */
-    staged tiles[max_tiles];
-    size_t n_tiles;
-    accum accs[max_accs];
-    size_t n_accs;
-} stage_plan;
+#include "stage_plan.h"
 
 static const char *trim(const char *s, size_t n, arena *a)
 {
@@ -484,7 +457,8 @@ static int split_statements(const char *s, int allow_decls, strbuf *decls, strbu
 }
 
 /* the loop body with tile reads and accumulators in place of the accesses */
-static const char *render_body(const tu_model *m, const kernel *k, const stage_plan *p, arena *a)
+const char *stage_render_body(const tu_model *m, const kernel *k, const stage_plan *p, int tiles,
+                              arena *a)
 {
     static const char dims[] = "xyz";
     strbuf sb;
@@ -500,7 +474,7 @@ static const char *render_body(const tu_model *m, const kernel *k, const stage_p
                 s->range.end > p->body_end || (next >= 0 && s->range.begin >= k->body.items[next].range.begin))
                 continue;
             const char *sq = pol_squeeze(pol_text(m, &s->index, a), a);
-            for (size_t t = 0; t < p->n_tiles; t++)
+            for (size_t t = 0; tiles && t < p->n_tiles; t++)
                 if (!s->is_write && strcmp(p->tiles[t].base, s->base) == 0 &&
                     strcmp(p->tiles[t].squeezed, sq) == 0) {
                     next = (long)j;
@@ -526,12 +500,31 @@ static const char *render_body(const tu_model *m, const kernel *k, const stage_p
     return out;
 }
 
-int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
-                        pol_edit_vec *out, const char **why)
+void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement, arena *a,
+                         pol_edit_vec *out)
 {
-    static const char dims[] = "xyz";
-    stage_plan p;
-    memset(&p, 0, sizeof p);
+    size_t guard_begin = k->body.items[p->guard].range.begin;
+    int blanks;
+    const char *indent = pol_indent(p->text, pol_line_start(p->text, guard_begin, &blanks), a);
+    const char *nl = pol_newline(p->text, p->len, guard_begin);
+    strbuf text;
+    sb_init(&text);
+    for (const char *c = replacement; *c; c++) {
+        if (*c == '\n')
+            sb_printf(&text, "%s%s", nl, blanks ? indent : "");
+        else
+            sb_putc(&text, *c);
+    }
+    sb_printf(&text, "} else %.*s", (int)(p->guard_end - guard_begin), p->text + guard_begin);
+    pol_edit e = {guard_begin, p->guard_end, arena_strdup(a, sb_str(&text)), 0};
+    sb_free(&text);
+    vec_push(out, e);
+}
+
+int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena *a, stage_plan *p,
+                  strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post, const char **why)
+{
+    memset(p, 0, sizeof *p);
     if (f->block[0] <= 0 || f->block[1] <= 0 || f->block[2] <= 0) {
         *why = "the captured launches do not agree on one block shape";
         return 1;
@@ -540,17 +533,37 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
         *why = "the captured launches do not show the pointers as distinct allocations";
         return 1;
     }
-    p.text = pol_file_text(m, &k->body_range, &p.len);
-    if (!p.text || pol_count_identifier(p.text, k->decl_range.begin, k->decl_range.end, "cl1_in")) {
+    p->text = pol_file_text(m, &k->body_range, &p->len);
+    if (!p->text || pol_count_identifier(p->text, k->decl_range.begin, k->decl_range.end, "cl1_in")) {
         *why = "no source text, or names of ours in use";
         return 1;
     }
-    find_thread_vars(m, k, &p, a);
-    if (find_shape(m, k, &p, a, why) || find_accesses(m, k, &p, a, why))
+    find_thread_vars(m, k, p, a);
+    if (find_shape(m, k, p, a, why) || find_accesses(m, k, p, a, why))
         return 1;
+    const body_node *L = &k->body.items[p->loop];
+    const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);
+    const char *Q = arena_printf(a, "%.*s", (int)(p->close - p->body_end), p->text + p->body_end);
+    if (split_statements(P, 1, pre_decls, pre, a) || split_statements(Q, 0, post_decls, post, a) ||
+        has_word(Q, p->loop_var)) {
+        *why = "the statements around the loop are not simple (declarations with values, "
+               "blocks, comments, or the loop variable used after it)";
+        return 1;
+    }
+    return 0;
+}
+
+int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                        pol_edit_vec *out, const char **why)
+{
+    static const char dims[] = "xyz";
+    stage_plan p;
+    strbuf pre_decls, pre, post_decls, post;
+    sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
+    int bad = stage_analyse(m, k, f, a, &p, &pre_decls, &pre, &post_decls, &post, why);
     /* TK columns per tile: as many as fit in 40 KB of shared memory */
     int tk = 32;
-    for (;; tk /= 2) {
+    for (; !bad; tk /= 2) {
         long bytes = 0;
         for (size_t t = 0; t < p.n_tiles; t++)
             bytes += (long)f->block[p.tiles[t].dim] * (tk + 1) * element_size(p.tiles[t].type);
@@ -558,16 +571,10 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
             break;
         if (tk <= 8) {
             *why = "the tiles do not fit in shared memory";
-            return 1;
+            bad = 1;
+            break;
         }
     }
-    strbuf pre_decls, pre, post_decls, post;
-    sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
-    const body_node *L = &k->body.items[p.loop];
-    const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p.open - 1), p.text + p.open + 1);
-    const char *Q = arena_printf(a, "%.*s", (int)(p.close - p.body_end), p.text + p.body_end);
-    int bad = split_statements(P, 1, &pre_decls, &pre, a) || split_statements(Q, 0, &post_decls, &post, a) ||
-              has_word(Q, p.loop_var);
     const char *rowconds[max_tiles];
     for (size_t t = 0; !bad && t < p.n_tiles; t++)
         bad = !(rowconds[t] = row_condition(&p, &p.tiles[t], a, why));
@@ -579,7 +586,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
         return 1;
     }
     int nt = f->block[0] * f->block[1] * f->block[2];
-    const char *body = render_body(m, k, &p, a);
+    const char *body = stage_render_body(m, k, &p, 1, a);
     const char *v = p.loop_var, *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb;
     sb_init(&sb);
@@ -625,24 +632,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     sb_puts(&tail, sb_str(&post));
     if (tail.len)
         sb_printf(&sb, "\tif (cl1_in) {%s }\n", sb_str(&tail));
-    sb_printf(&sb, "} else %.*s", (int)(p.guard_end - k->body.items[p.guard].range.begin),
-              p.text + k->body.items[p.guard].range.begin);
-    /* the new lines indented like the guard's */
-    int blanks;
-    size_t guard_begin = k->body.items[p.guard].range.begin;
-    const char *indent = pol_indent(p.text, pol_line_start(p.text, guard_begin, &blanks), a);
-    const char *nl = pol_newline(p.text, p.len, guard_begin);
-    strbuf text;
-    sb_init(&text);
-    for (const char *c = sb_str(&sb); *c; c++) {
-        if (*c == '\n' && c < sb_str(&sb) + sb.len - (p.guard_end - guard_begin))
-            sb_printf(&text, "%s%s", nl, blanks ? indent : "");
-        else
-            sb_putc(&text, *c);
-    }
-    pol_edit e = {guard_begin, p.guard_end, arena_strdup(a, sb_str(&text)), 0};
-    sb_free(&text);
-    vec_push(out, e);
+    stage_replace_guard(k, &p, sb_str(&sb), a, out);
     sb_free(&sb), sb_free(&tail);
     sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
     return 0;

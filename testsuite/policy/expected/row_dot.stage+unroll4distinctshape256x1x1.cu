@@ -1,1 +1,1 @@
-refused: stage rewrites the loop itself: it combines with restrict and launch_bounds only
+refused: stage and warp_rows rewrite the loop itself: each combines with restrict and launch_bounds only

@@ -1,0 +1,53 @@
+/*
+ * stage_plan.h: what transform_stage.c finds in a kernel whose threads each
+ * walk their own row (the guard, the loop, the staged reads, the
+ * accumulators), shared with transform_warp_rows.c, which maps the same
+ * loop onto a warp per row instead.  Private to policy/.
+ */
+#ifndef CL1_POLICY_STAGE_PLAN_H
+#define CL1_POLICY_STAGE_PLAN_H
+
+#include "internal.h"
+
+enum { max_tiles = 4, max_accs = 4 };
+
+typedef struct staged {
+    const char *base, *squeezed, *type, *stride; /* stride: S of R*S+k */
+    int dim;                                     /* 0 x, 1 y, 2 z */
+    const char *thread_var;
+} staged;
+
+typedef struct accum {
+    const char *base, *index, *squeezed, *type;
+} accum;
+
+typedef struct stage_plan {
+    const char *text;
+    size_t len;
+    long guard, loop;
+    size_t guard_end, open, close;    /* the guard's compound: '{' and '}' */
+    const char *cond;                 /* the guard's condition */
+    const char *loop_var, *var_type;  /* var_type: declared in the for, or NULL */
+    const char *lower, *upper;
+    size_t body_begin, body_end;      /* the loop's statement after ')' */
+    const char *thread_var[3];        /* i = blockIdx.D*blockDim.D+threadIdx.D */
+    staged tiles[max_tiles];
+    size_t n_tiles;
+    accum accs[max_accs];
+    size_t n_accs;
+} stage_plan;
+
+/* the preconditions both transforms share; fills p and the statements
+ * before (declarations apart) and after the loop; 1 with *why when refused */
+int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena *a, stage_plan *p,
+                  strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post, const char **why);
+/* the loop body with accumulators (and, with tiles, the staged reads)
+ * replaced */
+const char *stage_render_body(const tu_model *m, const kernel *k, const stage_plan *p, int tiles,
+                              arena *a);
+/* the edit replacing the guard statement with "REPLACEMENT else GUARD",
+ * its new lines indented like the guard */
+void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement, arena *a,
+                         pol_edit_vec *out);
+
+#endif

@@ -1,0 +1,34 @@
+__global__ void row_max(float *A, float *m)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
+    	__shared__ float cl1_tile0[256][33];
+    	const bool cl1_in = (i < N);
+    	float cl1_acc0 = 0;
+    	if (cl1_in) cl1_acc0 = m[i];
+    	const int cl1_tid = threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z);
+    	for (int cl1_k0 = (0); cl1_k0 < (M); cl1_k0 += 32) {
+    		__syncthreads();
+    		for (int cl1_t = cl1_tid; cl1_t < 8192; cl1_t += 256) {
+    			const int cl1_row = blockIdx.x * 256 + cl1_t / 32;
+    			const int cl1_kx = cl1_k0 + cl1_t % 32;
+    			cl1_tile0[cl1_t / 32][cl1_t % 32] = (cl1_kx < (M) && 1 && (cl1_row < N)) ? A[(cl1_row) * (M) + cl1_kx] : (float)0;
+    		}
+    		__syncthreads();
+    		if (cl1_in) {
+    			if (cl1_k0 + 32 <= (M)) {
+    				#pragma unroll
+    				for (int j = cl1_k0; j < cl1_k0 + 32; j++)
+                cl1_acc0 = fmaxf(cl1_acc0, cl1_tile0[threadIdx.x][j - cl1_k0]);
+    			} else {
+    				for (int j = cl1_k0; j < (M); j++)
+                cl1_acc0 = fmaxf(cl1_acc0, cl1_tile0[threadIdx.x][j - cl1_k0]);
+    			}
+    		}
+    	}
+    	if (cl1_in) { m[i] = cl1_acc0; }
+    } else if (i < N) {
+        for (int j = 0; j < M; j++)
+            m[i] = fmaxf(m[i], A[i * M + j]);
+    }
+}

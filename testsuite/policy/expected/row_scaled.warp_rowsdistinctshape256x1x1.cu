@@ -1,0 +1,1 @@
+refused: something besides the thread index is declared before the guard, or the guard reads threadIdx
