@@ -534,7 +534,8 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
         return 1;
     }
     p->text = pol_file_text(m, &k->body_range, &p->len);
-    if (!p->text || pol_count_identifier(p->text, k->decl_range.begin, k->decl_range.end, "cl1_in")) {
+    if (!p->text || k->decl_range.end > p->len ||
+        memmem(p->text + k->decl_range.begin, k->decl_range.end - k->decl_range.begin, "cl1_", 4)) {
         *why = "no source text, or names of ours in use";
         return 1;
     }
