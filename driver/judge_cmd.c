@@ -27,9 +27,13 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
-            "                   [--record] [--sanitize] [--seeds N] [--rounds N] [--runs N] [--timeout S]\n"
+            "                   [--record] [--sanitize] [--isolate] [--seeds N] [--rounds N] [--runs N]\n"
+            "                   [--timeout S]\n"
             "                   [--work DIR] [--label L] [--json FILE] [-- NVCC-FLAGS]\n"
             "  --label L   names the --variant before it in the table and the database\n"
+            "  --isolate   a process for every run (default: every variant alone on the\n"
+            "              first input set, then the survivors together, one process\n"
+            "              per input set and one for all the timing)\n"
             "  --json FILE writes the verdicts and timings as JSON (docs/HARNESS.md)\n"
             "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
             "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n");
@@ -223,6 +227,8 @@ int cmd_judge(int argc, char **argv)
             json_path = argv[++i];
         } else if (strcmp(arg, "--sanitize") == 0) {
             o.sanitize = 1;
+        } else if (strcmp(arg, "--isolate") == 0) {
+            o.isolate_every_run = 1;
         } else if (strcmp(arg, "--record") == 0) {
             do_record = 1;
         } else if (strcmp(arg, "--seeds") == 0 && more) {

@@ -167,6 +167,7 @@ typedef struct hn_judge_options {
     int timed_runs;        /* timed launches per round */
     double timeout_s;      /* per run of the driver */
     int sanitize;          /* run the winner under compute-sanitizer */
+    int isolate_every_run; /* a process per run, not only on the first input set */
 } hn_judge_options;
 
 typedef struct hn_variant_verdict {

@@ -156,6 +156,45 @@ static run_outcome run_driver(const hn_judge_options *o, const char *exe, int in
     return out;
 }
 
+/* Runs kernels idx[0..n) of the driver in one process on one input set
+ * (and with timed_runs, times them over rounds), each one's outputs under
+ * out_dir/k<idx>.  done[i] says whether kernel idx[i] finished: when one
+ * fails the process ends, and those after it are left for the caller to
+ * run alone. */
+static void run_batch(const hn_judge_options *o, const char *exe, const int *idx, size_t n,
+                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
+                      int rounds, int *done, arena *a)
+{
+    strbuf list;
+    sb_init(&list);
+    sb_putc(&list, '@');
+    for (size_t i = 0; i < n; i++) {
+        sb_printf(&list, "%s%d", i ? "," : "", idx[i]);
+        dir_create_all(arena_printf(a, "%s/k%d", out_dir, idx[i]), 0755);
+    }
+    char runs[16], rounds_s[16];
+    snprintf(runs, sizeof runs, "%d", timed_runs);
+    snprintf(rounds_s, sizeof rounds_s, "%d", rounds);
+    const char *argv[] = {exe, sb_str(&list), meta, in_dir, out_dir, runs, rounds_s, NULL};
+    double per = timed_runs > 0 ? o->timeout_s * 4 * rounds : o->timeout_s;
+    proc_options po = child_options(per * (double)n, 1 << 16);
+    po.limits.cpu_seconds = (long)(per * (double)n) + 10;
+    po.limits.open_files = 256;
+    po.limits.file_size_bytes = (long long)8 << 30;
+    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
+    po.env_unset = drop;
+    proc_result r;
+    /* each kernel's outputs are written after a synchronize that checked
+     * it, so a `done` stands even when a later kernel of the batch failed */
+    proc_run(argv, &po, &r);
+    proc_result_free(&r);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        done[i] = stat(arena_printf(a, "%s/k%d/done", out_dir, idx[i]), &st) == 0;
+    }
+    sb_free(&list);
+}
+
 /* ---- comparing every allocation ------------------------------------------------ */
 
 static hn_dtype alloc_dtype(const hn_judge_options *o, const hn_capture *c, int alloc)
@@ -347,6 +386,12 @@ static void set_verdict(hn_variant_verdict *v, const char *verdict, const char *
     snprintf(v->detail, sizeof v->detail, "%s", detail);
 }
 
+/* not yet failed */
+static int live(const hn_variant_verdict *v)
+{
+    return strcmp(v->verdict, "pending") == 0 || strcmp(v->verdict, "pass") == 0;
+}
+
 typedef VEC(double) double_vec;
 
 static int read_timings(const char *dir, double_vec *samples)
@@ -361,6 +406,45 @@ static int read_timings(const char *dir, double_vec *samples)
         vec_push(samples, ms);
     fclose(f);
     return 0;
+}
+
+/* The original and every passing variant timed in one process (rounds
+ * alternate the order inside it), then each variant's outputs after its
+ * timed runs checked: a kernel that caches its first result fails.  0 when
+ * the batch did not finish; the caller then times each in its own process. */
+static int time_batch(const hn_judge_options *o, const char *exe, const hn_capture *c,
+                      const char *meta, size_t n_good, const size_t *good_index,
+                      hn_judge_result *res, double_vec *base, double_vec *samples, arena *a,
+                      strbuf *err)
+{
+    int idx[HN_MAX_VARIANTS + 1], done[HN_MAX_VARIANTS + 1];
+    size_t n = 0;
+    idx[n++] = 0;
+    for (size_t g = 0; g < n_good; g++)
+        if (strcmp(res->variants[good_index[g]].verdict, "pass") == 0)
+            idx[n++] = (int)g + 1;
+    const char *dir = make_dir(o, a, "timebatch%d-%d", 0, 0);
+    if (!dir)
+        return 0;
+    run_batch(o, exe, idx, n, meta, c->dir, dir, o->timed_runs, o->rounds, done, a);
+    for (size_t i = 0; i < n; i++)
+        if (!done[i])
+            return 0;
+    const char *ref0 = arena_printf(a, "%s/ref0-0", o->work_dir);
+    for (size_t i = 0; i < n; i++) {
+        const char *kd = arena_printf(a, "%s/k%d", dir, idx[i]);
+        if (read_timings(kd, idx[i] == 0 ? base : &samples[idx[i] - 1]) != 0) {
+            base->len = 0;
+            for (size_t g = 0; g < n_good; g++)
+                samples[g].len = 0;
+            return 0;
+        }
+        char detail[512];
+        if (idx[i] > 0 && compare_dirs(o, c, ref0, "out", kd, detail, sizeof detail, err) != 0)
+            set_verdict(&res->variants[good_index[idx[i] - 1]], "wrong",
+                        "after repeated launches (timing runs) the outputs differ");
+    }
+    return 1;
 }
 
 int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
@@ -517,15 +601,38 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
                 hn_alloc_write(in, al, "in", data, c.alloc_size[al], err);
                 free(data);
             }
+            /* each variant alone on the first input set (a crash or hang
+             * is its own), then the survivors in one process per input set */
+            int alone = o->isolate_every_run || (ci == 0 && seed == 0);
+            int batch_done[HN_MAX_VARIANTS] = {0};
+            const char *batch_dir = NULL;
+            if (!alone) {
+                int idx[HN_MAX_VARIANTS], done[HN_MAX_VARIANTS];
+                size_t nb = 0;
+                for (size_t g = 0; g < good.len; g++)
+                    if (live(&res->variants[good_index.items[g]]))
+                        idx[nb++] = (int)g + 1;
+                batch_dir = make_dir(o, &a, "batch%d-%d", (int)ci, seed);
+                if (nb && batch_dir) {
+                    run_batch(o, exe, idx, nb, meta, in, batch_dir, 0, 1, done, &a);
+                    for (size_t b = 0; b < nb; b++)
+                        batch_done[idx[b] - 1] = done[b];
+                }
+            }
             for (size_t g = 0; g < good.len; g++) {
                 hn_variant_verdict *v = &res->variants[good_index.items[g]];
-                if (strcmp(v->verdict, "pending") != 0 && strcmp(v->verdict, "pass") != 0)
+                if (!live(v))
                     continue;
-                const char *got = make_dir(o, &a, "got%d-%d", (int)ci * 1000 + seed, (int)g);
-                run_outcome vr = run_driver(o, exe, (int)g + 1, meta, in, got, 0, o->timeout_s, &a);
-                if (!vr.ok) {
-                    set_verdict(v, vr.verdict, vr.detail);
-                    continue;
+                const char *got;
+                if (batch_done[g]) {
+                    got = arena_printf(&a, "%s/k%zu", batch_dir, g + 1);
+                } else {
+                    got = make_dir(o, &a, "got%d-%d", (int)ci * 1000 + seed, (int)g);
+                    run_outcome vr = run_driver(o, exe, (int)g + 1, meta, in, got, 0, o->timeout_s, &a);
+                    if (!vr.ok) {
+                        set_verdict(v, vr.verdict, vr.detail);
+                        continue;
+                    }
                 }
                 int cmp = compare_dirs(o, &c, want, "out", got, detail, sizeof detail, err);
                 if (cmp != 0) {
@@ -549,7 +656,10 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
         const char *meta = arena_printf(&a, "%s/meta", c.dir);
         double_vec base = {0};
         double_vec *samples = xcalloc(good.len ? good.len : 1, sizeof *samples);
-        for (int round = 0; round < o->rounds; round++) {
+        int timed = !o->isolate_every_run &&
+                    time_batch(o, exe, &c, meta, good.len, good_index.items, res, &base, samples,
+                               &a, err);
+        for (int round = 0; !timed && round < o->rounds; round++) {
             for (size_t g = 0; g <= good.len; g++) {
                 /* alternate the order between rounds */
                 size_t which = round % 2 ? good.len - g : g;

@@ -8,6 +8,15 @@
  * process compares.
  *
  * usage: DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]
+ *        DRIVER @I,J,... META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS [ROUNDS]]
+ *
+ * The second form (a batch) runs several kernels of the table in one
+ * process, each from the same restored inputs, and writes each one's
+ * allocations (and timings) under OUTPUT-DIR/kI/, which the parent made,
+ * then a `done` file there.  With a run count it times them in ROUNDS
+ * rounds, the order reversed every other round, and writes the allocations
+ * as each one's last timed run left them.  A kernel that fails ends the
+ * process; the parent sees which ones have no `done` and runs them alone.
  */
 #ifndef CL1CC_REPLAY_CUH
 #define CL1CC_REPLAY_CUH
@@ -122,91 +131,207 @@ static inline void write_file(const char *path, const void *data, size_t size)
         die(2, path, "cannot write");
 }
 
+/* the device side of one restored launch: allocations, their pristine
+ * copies, the argument array pointing into them */
+struct replay_state {
+    capture c;
+    void *dev[max_args], *pristine[max_args], *host[max_args];
+    void *pointer_slot[max_args];
+    void *args[max_args];
+};
+
+static inline void restore_state(replay_state *s, const char *in_dir)
+{
+    capture &c = s->c;
+    char path[8192];
+    for (int a = 0; a < c.nallocs; a++) {
+        snprintf(path, sizeof path, "%s/alloc%d.in", in_dir, a);
+        s->host[a] = read_file(path, c.alloc_size[a]);
+        check(cudaMalloc(&s->dev[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
+        check(cudaMalloc(&s->pristine[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
+        check(cudaMemcpy(s->dev[a], s->host[a], c.alloc_size[a], cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemcpy(s->pristine[a], s->host[a], c.alloc_size[a], cudaMemcpyHostToDevice),
+              "cudaMemcpy");
+    }
+    for (int i = 0; i < c.nargs; i++) {
+        if (c.arg_alloc[i] >= 0) {
+            s->pointer_slot[i] = (char *)s->dev[c.arg_alloc[i]] + c.arg_offset[i];
+            s->args[i] = &s->pointer_slot[i];
+        } else {
+            s->args[i] = c.arg_bytes[i];
+        }
+    }
+}
+
+static inline void reset_inputs(replay_state *s)
+{
+    for (int a = 0; a < s->c.nallocs; a++)
+        check(cudaMemcpy(s->dev[a], s->pristine[a], s->c.alloc_size[a], cudaMemcpyDeviceToDevice),
+              "restore");
+}
+
+static inline void write_outputs(replay_state *s, const char *out_dir)
+{
+    char path[8192];
+    for (int a = 0; a < s->c.nallocs; a++) {
+        check(cudaMemcpy(s->host[a], s->dev[a], s->c.alloc_size[a], cudaMemcpyDeviceToHost),
+              "cudaMemcpy");
+        snprintf(path, sizeof path, "%s/alloc%d.out", out_dir, a);
+        write_file(path, s->host[a], s->c.alloc_size[a]);
+    }
+}
+
+static inline void prepare_kernel(const capture &c, const void *kernel)
+{
+    if (c.shmem > 48 * 1024)
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.shmem),
+              "cudaFuncSetAttribute");
+}
+
+/* L2 flushed before every timed launch by writing a buffer twice its size */
+struct flusher {
+    void *buf;
+    size_t size;
+};
+
+static inline flusher make_flusher(void)
+{
+    int device = 0, l2 = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "attribute");
+    flusher f;
+    f.size = (size_t)(l2 > 0 ? l2 : 64 << 20) * 2;
+    f.buf = 0;
+    check(cudaMalloc(&f.buf, f.size), "cudaMalloc");
+    return f;
+}
+
+/* warm-up and timed launches of one kernel, each from the pristine inputs
+ * on a flushed L2, timed by events on the default stream and ended by a
+ * whole-device synchronize (work moved to another stream still counts) */
+static inline void time_kernel(replay_state *s, const void *kernel, int timed_runs,
+                               const flusher &fl, FILE *t)
+{
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    const int warmup = 3;
+    for (int r = -warmup; r < timed_runs; r++) {
+        reset_inputs(s);
+        check(cudaMemset(fl.buf, r & 0xff, fl.size), "flush");
+        check(cudaDeviceSynchronize(), "sync");
+        check(cudaEventRecord(start, 0), "record");
+        check(cudaLaunchKernel(kernel, s->c.grid, s->c.block, s->args, s->c.shmem, 0), "launch");
+        check(cudaEventRecord(stop, 0), "record");
+        check(cudaDeviceSynchronize(), "kernel");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+        if (r >= 0)
+            fprintf(t, "%.6f\n", ms);
+    }
+    check(cudaEventDestroy(start), "cudaEventDestroy");
+    check(cudaEventDestroy(stop), "cudaEventDestroy");
+}
+
+static inline void mark_done(const char *dir)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/done", dir);
+    write_file(path, "done\n", 5);
+}
+
+static inline int run_batch(char **argv, int argc, const void *const *kernels, int nkernels)
+{
+    int list[256], n = 0;
+    for (const char *p = argv[1] + 1; *p && n < 256;) {
+        char *end;
+        long k = strtol(p, &end, 10);
+        if (end == p || k < 0 || k >= nkernels)
+            die(2, "kernel list", "bad or out-of-range index");
+        list[n++] = (int)k;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            die(2, "kernel list", "indices are separated by commas");
+    }
+    if (n == 0)
+        die(2, "kernel list", "empty");
+    int timed_runs = argc > 5 ? atoi(argv[5]) : 0;
+    int rounds = argc > 6 ? atoi(argv[6]) : 1;
+    if (rounds < 1)
+        rounds = 1;
+    static replay_state s;
+    read_meta(argv[2], &s.c);
+    restore_state(&s, argv[3]);
+    char dir[8192], path[8300];
+    for (int i = 0; i < n; i++)
+        prepare_kernel(s.c, kernels[list[i]]);
+    if (timed_runs <= 0) {
+        for (int i = 0; i < n; i++) {
+            reset_inputs(&s);
+            check(cudaLaunchKernel(kernels[list[i]], s.c.grid, s.c.block, s.args, s.c.shmem, 0),
+                  "launch");
+            check(cudaDeviceSynchronize(), "kernel");
+            snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
+            write_outputs(&s, dir);
+            mark_done(dir);
+        }
+        return 0;
+    }
+    flusher fl = make_flusher();
+    for (int round = 0; round < rounds; round++) {
+        for (int j = 0; j < n; j++) {
+            int i = round % 2 ? n - 1 - j : j;
+            snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
+            snprintf(path, sizeof path, "%s/timings", dir);
+            FILE *t = fopen(path, round ? "a" : "w");
+            if (!t)
+                die(2, path, strerror(errno));
+            time_kernel(&s, kernels[list[i]], timed_runs, fl, t);
+            if (fclose(t) != 0)
+                die(2, path, "cannot write");
+            if (round == rounds - 1) /* as its last timed run left them */
+                write_outputs(&s, dir);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
+        mark_done(dir);
+    }
+    return 0;
+}
+
 static inline int run(int argc, char **argv, const void *const *kernels, int nkernels)
 {
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
+    if (argv[1][0] == '@')
+        return run_batch(argv, argc, kernels, nkernels);
     int which = atoi(argv[1]);
     if (which < 0 || which >= nkernels)
         die(2, "kernel index", "out of range");
     int timed_runs = argc > 5 ? atoi(argv[5]) : 0;
-    static capture c;
-    read_meta(argv[2], &c);
-
-    void *dev[max_args] = {0}, *pristine[max_args] = {0}, *host[max_args] = {0};
-    char path[8192];
-    for (int a = 0; a < c.nallocs; a++) {
-        snprintf(path, sizeof path, "%s/alloc%d.in", argv[3], a);
-        host[a] = read_file(path, c.alloc_size[a]);
-        check(cudaMalloc(&dev[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
-        check(cudaMalloc(&pristine[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
-        check(cudaMemcpy(dev[a], host[a], c.alloc_size[a], cudaMemcpyHostToDevice), "cudaMemcpy");
-        check(cudaMemcpy(pristine[a], host[a], c.alloc_size[a], cudaMemcpyHostToDevice), "cudaMemcpy");
-    }
-    void *pointer_slot[max_args];
-    void *args[max_args];
-    for (int i = 0; i < c.nargs; i++) {
-        if (c.arg_alloc[i] >= 0) {
-            pointer_slot[i] = (char *)dev[c.arg_alloc[i]] + c.arg_offset[i];
-            args[i] = &pointer_slot[i];
-        } else {
-            args[i] = c.arg_bytes[i];
-        }
-    }
+    static replay_state s;
+    read_meta(argv[2], &s.c);
+    restore_state(&s, argv[3]);
     const void *kernel = kernels[which];
-    if (c.shmem > 48 * 1024)
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.shmem),
-              "cudaFuncSetAttribute");
-    check(cudaLaunchKernel(kernel, c.grid, c.block, args, c.shmem, 0), "launch");
+    prepare_kernel(s.c, kernel);
+    check(cudaLaunchKernel(kernel, s.c.grid, s.c.block, s.args, s.c.shmem, 0), "launch");
     check(cudaDeviceSynchronize(), "kernel");
-    for (int a = 0; a < c.nallocs; a++) {
-        check(cudaMemcpy(host[a], dev[a], c.alloc_size[a], cudaMemcpyDeviceToHost), "cudaMemcpy");
-        snprintf(path, sizeof path, "%s/alloc%d.out", argv[4], a);
-        write_file(path, host[a], c.alloc_size[a]);
-    }
+    write_outputs(&s, argv[4]);
     if (timed_runs > 0) {
-        /* L2 flushed before every run by writing a buffer twice its size */
-        int device = 0, l2 = 0;
-        check(cudaGetDevice(&device), "cudaGetDevice");
-        check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "attribute");
-        size_t flush_size = (size_t)(l2 > 0 ? l2 : 64 << 20) * 2;
-        void *flush = 0;
-        check(cudaMalloc(&flush, flush_size), "cudaMalloc");
-        cudaEvent_t start, stop;
-        check(cudaEventCreate(&start), "cudaEventCreate");
-        check(cudaEventCreate(&stop), "cudaEventCreate");
+        flusher fl = make_flusher();
+        char path[8192];
         snprintf(path, sizeof path, "%s/timings", argv[4]);
         FILE *t = fopen(path, "w");
         if (!t)
             die(2, path, strerror(errno));
-        const int warmup = 3;
-        for (int r = -warmup; r < timed_runs; r++) {
-            /* every run starts from the captured inputs */
-            for (int a = 0; a < c.nallocs; a++)
-                check(cudaMemcpy(dev[a], pristine[a], c.alloc_size[a], cudaMemcpyDeviceToDevice),
-                      "restore");
-            check(cudaMemset(flush, r & 0xff, flush_size), "flush");
-            check(cudaDeviceSynchronize(), "sync");
-            check(cudaEventRecord(start, 0), "record");
-            check(cudaLaunchKernel(kernel, c.grid, c.block, args, c.shmem, 0), "launch");
-            check(cudaEventRecord(stop, 0), "record");
-            /* the whole device, every stream, before the time counts */
-            check(cudaDeviceSynchronize(), "kernel");
-            float ms = 0;
-            check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-            if (r >= 0)
-                fprintf(t, "%.6f\n", ms);
-        }
+        time_kernel(&s, kernel, timed_runs, fl, t);
         if (fclose(t) != 0)
             die(2, path, "cannot write");
         /* the outputs of the last timed run replace the first: a kernel that
          * skips work after its first launch (caching) must not look fast
          * and still pass */
-        for (int a = 0; a < c.nallocs; a++) {
-            check(cudaMemcpy(host[a], dev[a], c.alloc_size[a], cudaMemcpyDeviceToHost), "cudaMemcpy");
-            snprintf(path, sizeof path, "%s/alloc%d.out", argv[4], a);
-            write_file(path, host[a], c.alloc_size[a]);
-        }
+        write_outputs(&s, argv[4]);
     }
     return 0;
 }

@@ -5,7 +5,7 @@
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, tune loop)
 #   tune PROGRAM...    tune_polybench.sh on those programs [-- tune options]
-#   overhead           the judge's overhead per variant on 2mm
+#   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
 set -u
 OUT=${OUT:-/tmp/cl1cc-out}
 mkdir -p "$OUT" /tmp/deps
@@ -37,9 +37,10 @@ tune)
     tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out
     ;;
 overhead)
-    timeout 300 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA \
-        .corpus/variants/mm2_kernel1.register_acc.cu >"$OUT/judge_2mm.log" 2>&1
-    status "judge 2mm overhead" "exit $? ($(grep 'per variant' "$OUT/judge_2mm.log"))"
+    timeout 400 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$@" \
+        >"$OUT/judge_2mm.log" 2>&1
+    status "judge 2mm overhead" "exit $?"
+    grep '^judge \|^capture' "$OUT/judge_2mm.log" >>"$summary"
     ;;
 esac
 cat "$summary"

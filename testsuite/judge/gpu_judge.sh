@@ -42,7 +42,8 @@ expect() { # table variant-file verdict
 v=$here/variants
 t0=$(date +%s)
 "$cl1cc" judge vector_scale.cu scale_clamp --captures "$tag/k0" --timeout 10 --record \
-    --variant "$v/scale_clamp.correct.cu" --variant "$v/scale_clamp.off_by_one.cu" \
+    --variant "$v/scale_clamp.correct.cu" --variant "$v/scale_clamp.crashes_when_perturbed.cu" \
+    --variant "$v/scale_clamp.off_by_one.cu" \
     --variant "$v/scale_clamp.half_work.cu" --variant "$v/scale_clamp.noop.cu" \
     --variant "$v/scale_clamp.returns_input.cu" --variant "$v/scale_clamp.out_of_bounds.cu" \
     --variant "$v/scale_clamp.modifies_input.cu" --variant "$v/scale_clamp.caches.cu" \
@@ -53,6 +54,7 @@ t1=$(date +%s)
 cat judge0.txt
 [ $rc -eq 0 ] || { echo "FAIL: judge exited $rc"; cat judge0.err; fail=1; }
 expect judge0.txt "$v/scale_clamp.correct.cu" pass
+expect judge0.txt "$v/scale_clamp.crashes_when_perturbed.cu" crash
 expect judge0.txt "$v/scale_clamp.off_by_one.cu" wrong
 expect judge0.txt "$v/scale_clamp.half_work.cu" wrong
 expect judge0.txt "$v/scale_clamp.noop.cu" wrong
@@ -63,7 +65,16 @@ expect judge0.txt "$v/scale_clamp.caches.cu" wrong
 expect judge0.txt "$v/scale_clamp.low_precision.cu" wrong
 expect judge0.txt "$v/scale_clamp.hangs.cu" timeout
 expect judge0.txt "$v/scale_clamp.syntax_error.cu" build_error
-echo "judge wall time for 11 variants of scale_clamp: $((t1 - t0)) s"
+echo "judge wall time for 12 variants of scale_clamp: $((t1 - t0)) s"
+
+# the same verdicts with a process for every run (--isolate)
+"$cl1cc" judge vector_scale.cu scale_clamp --captures "$tag/k0" --timeout 10 --isolate \
+    --variant "$v/scale_clamp.correct.cu" --variant "$v/scale_clamp.crashes_when_perturbed.cu" \
+    --variant "$v/scale_clamp.caches.cu" -- $flags >judge_iso.txt 2>judge_iso.err
+cat judge_iso.txt
+expect judge_iso.txt "$v/scale_clamp.correct.cu" pass
+expect judge_iso.txt "$v/scale_clamp.crashes_when_perturbed.cu" crash
+expect judge_iso.txt "$v/scale_clamp.caches.cu" wrong
 
 "$cl1cc" judge vector_scale.cu row_sums --captures "$tag/k1" --timeout 20 --record --sanitize \
     --variant "$v/row_sums.correct_unrolled.cu" --variant "$v/row_sums.race.cu" -- $flags >judge1.txt 2>judge1.err
