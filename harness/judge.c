@@ -113,6 +113,19 @@ static int build_driver(const hn_judge_options *o, const tu_model *m, size_t ker
 
 /* ---- running one kernel of the driver ------------------------------------------ */
 
+/* the limits of a run of generated code: wall and CPU time, files, no API
+ * keys or capture folder in its environment */
+static proc_options driver_options(double wall_seconds)
+{
+    proc_options po = child_options(wall_seconds, 1 << 16);
+    po.limits.cpu_seconds = (long)wall_seconds + 10;
+    po.limits.open_files = 256;
+    po.limits.file_size_bytes = (long long)8 << 30;
+    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
+    po.env_unset = drop;
+    return po;
+}
+
 typedef struct run_outcome {
     int ok;
     char verdict[16]; /* "crash", "timeout", "error" when !ok */
@@ -129,12 +142,7 @@ static run_outcome run_driver(const hn_judge_options *o, const char *exe, int in
     snprintf(idx, sizeof idx, "%d", index);
     snprintf(runs, sizeof runs, "%d", timed_runs);
     const char *argv[] = {exe, idx, meta, in_dir, out_dir, runs, NULL};
-    proc_options po = child_options(timeout, 1 << 16);
-    po.limits.cpu_seconds = (long)timeout + 10;
-    po.limits.open_files = 256;
-    po.limits.file_size_bytes = (long long)8 << 30;
-    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
-    po.env_unset = drop;
+    proc_options po = driver_options(timeout);
     (void)a;
     (void)o;
     proc_result r;
@@ -177,12 +185,7 @@ static void run_batch(const hn_judge_options *o, const char *exe, const int *idx
     snprintf(rounds_s, sizeof rounds_s, "%d", rounds);
     const char *argv[] = {exe, sb_str(&list), meta, in_dir, out_dir, runs, rounds_s, NULL};
     double per = timed_runs > 0 ? o->timeout_s * 4 * rounds : o->timeout_s;
-    proc_options po = child_options(per * (double)n, 1 << 16);
-    po.limits.cpu_seconds = (long)(per * (double)n) + 10;
-    po.limits.open_files = 256;
-    po.limits.file_size_bytes = (long long)8 << 30;
-    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
-    po.env_unset = drop;
+    proc_options po = driver_options(per * (double)n);
     proc_result r;
     /* each kernel's outputs are written after a synchronize that checked
      * it, so a `done` stands even when a later kernel of the batch failed */

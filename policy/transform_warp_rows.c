@@ -15,6 +15,7 @@
  * few loads in flight to use the memory bandwidth.  They need loop bounds
  * that do not depend on the row.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,18 +85,9 @@ static int only_thread_vars_before(const kernel *k, const stage_plan *p, arena *
     return !strstr(guard, "threadIdx");
 }
 
-static int is_word_char(char c)
+static int mentions(const char *text, const char *name)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static int mentions_word(const char *text, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = text; n && (p = strstr(p, word)) != NULL; p += n)
-        if ((p == text || !is_word_char(p[-1])) && !is_word_char(p[n]))
-            return 1;
-    return 0;
+    return pol_count_identifier(text, 0, strlen(text), name) > 0;
 }
 
 /* body with every cl1_accN renamed cl1_accN_R */
@@ -113,7 +105,7 @@ static const char *rename_accs(const char *body, int r, arena *a)
         while (*d >= '0' && *d <= '9')
             d++;
         sb_append(&sb, p, (size_t)(d - p));
-        if (d > q + 7 && !is_word_char(*d))
+        if (d > q + 7 && !(isalnum((unsigned char)*d) || *d == '_'))
             sb_printf(&sb, "_%d", r);
         p = d;
     }
@@ -199,8 +191,8 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
     }
     const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
     if (!bad && rows > 1 &&
-        (mentions_word(p.lower, p.thread_var[0]) || mentions_word(p.upper, p.thread_var[0]) ||
-         mentions_word(decls, p.thread_var[0]))) {
+        (mentions(p.lower, p.thread_var[0]) || mentions(p.upper, p.thread_var[0]) ||
+         mentions(decls, p.thread_var[0]))) {
         *why = "the column loop's bounds (or what is declared before it) depend on the row";
         bad = 1;
     }
