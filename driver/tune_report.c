@@ -48,7 +48,8 @@ void tune_report_print(const tune_report *r, FILE *out)
         fprintf(out, "geomean speedup over %zu measured kernel(s): %.2fx\n", measured,
                 exp(log_sum / (double)measured));
     if (!r->ran_on_gpu)
-        fprintf(out, "no GPU: nothing was verified or timed, and nothing was recorded.\n");
+        fprintf(out, "%snothing was verified or timed, and nothing was recorded.\n",
+                r->gpu_name ? "" : "no GPU: ");
 }
 
 static void add_number(cJSON *o, const char *name, double v)

@@ -50,4 +50,21 @@ const char *stage_render_body(const tu_model *m, const kernel *k, const stage_pl
 void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement, arena *a,
                          pol_edit_vec *out);
 
+/* the pieces stage_analyse is made of, for the transforms that need fewer
+ * preconditions: "int i = blockIdx.x * blockDim.x + threadIdx.x" makes i
+ * the thread's index along x (p->thread_var; p->text must be set) */
+void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a);
+/* the one top-level guard "if (G) { ... }" ending the body, its one for
+ * loop (var = lower; var < upper; var++, bounds the same in every thread),
+ * no barrier, no inner loop, no if (with ifs_after: none before the loop
+ * or in it): fills guard, loop, open, close, cond, loop_var, var_type,
+ * lower, upper, body_begin, body_end */
+int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_after, arena *a,
+                     const char **why);
+/* before the guard only the thread indices are declared (a value computed
+ * from one would be the thread's), and nothing in the guard reads threadIdx */
+int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a);
+/* expr with the identifier name replaced by with */
+const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a);
+
 #endif

@@ -88,8 +88,7 @@ static int uniform(const tu_model *m, const kernel *k, const char *expr, arena *
     return 1;
 }
 
-/* "int i = blockIdx.x * blockDim.x + threadIdx.x": i is the thread's index along x */
-static void find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a)
+void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a)
 {
     static const char dims[] = "xyz";
     for (size_t i = 0; i < k->body.len; i++) {
@@ -237,8 +236,8 @@ static int forbidden_words(const char *s)
     return strstr(s, "//") || strstr(s, "/*") || strchr(s, '#');
 }
 
-/* the guard, its compound, the one loop in it */
-static int find_shape(const tu_model *m, const kernel *k, stage_plan *p, arena *a, const char **why)
+int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_after, arena *a,
+                     const char **why)
 {
     const char *t = p->text;
     p->guard = p->loop = -1;
@@ -279,6 +278,9 @@ static int find_shape(const tu_model *m, const kernel *k, stage_plan *p, arena *
             return 1;
         }
         if (b->parent != p->guard || (b->kind != BODY_LOOP && b->kind != BODY_IF))
+            continue;
+        if (b->kind == BODY_IF && ifs_after && p->loop >= 0 &&
+            b->range.begin >= k->body.items[p->loop].range.end)
             continue;
         if (b->kind == BODY_IF || p->loop >= 0) {
             *why = "the guard holds more than one loop, or an if";
@@ -370,8 +372,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, aren
     return 0;
 }
 
-/* expr with identifier name replaced by with */
-static const char *substitute(const char *expr, const char *name, const char *with, arena *a)
+const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a)
 {
     strbuf sb;
     sb_init(&sb);
@@ -419,7 +420,7 @@ static const char *row_condition(const stage_plan *p, const staged *st, arena *a
             return NULL;
         }
         if (!others) {
-            const char *row = substitute(conj[i], st->thread_var, "cl1_row", a);
+            const char *row = stage_substitute(conj[i], st->thread_var, "cl1_row", a);
             sb_printf(&sb, " && (%s)", trim(row, strlen(row), a));
         }
     }
@@ -539,8 +540,8 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
         *why = "no source text, or names of ours in use";
         return 1;
     }
-    find_thread_vars(m, k, p, a);
-    if (find_shape(m, k, p, a, why) || find_accesses(m, k, p, a, why))
+    stage_find_thread_vars(m, k, p, a);
+    if (stage_find_shape(m, k, p, 0, a, why) || find_accesses(m, k, p, a, why))
         return 1;
     const body_node *L = &k->body.items[p->loop];
     const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);

@@ -50,10 +50,7 @@ static int sums_only(const char *body, arena *a)
     return statements > 0;
 }
 
-/* before the guard only the thread indices are declared (a value computed
- * from one would be the thread's, not the row's), and nothing in the guard
- * reads threadIdx itself */
-static int only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a)
+int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a)
 {
     size_t guard_begin = k->body.items[p->guard].range.begin;
     if (k->body_range.begin >= guard_begin)
@@ -169,7 +166,7 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
         *why = "the block is not one-dimensional in whole warps";
         bad = 1;
     }
-    if (!bad && !only_thread_vars_before(k, &p, a)) {
+    if (!bad && !stage_only_thread_vars_before(k, &p, a)) {
         *why = "something besides the thread index is declared before the guard, or the guard "
                "reads threadIdx";
         bad = 1;

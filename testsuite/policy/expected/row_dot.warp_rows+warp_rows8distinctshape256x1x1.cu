@@ -1,1 +1,1 @@
-refused: stage and warp_rows rewrite the loop itself: one of them, combined with restrict and launch_bounds only
+refused: stage, warp_rows and block_reduce rewrite the loop itself: one of them, combined with restrict and launch_bounds only

@@ -1,0 +1,1 @@
+refused: the captured block is not one-dimensional, of 64 to 1024 threads in whole warps

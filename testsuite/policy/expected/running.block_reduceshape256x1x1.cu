@@ -1,0 +1,1 @@
+refused: the loop does not only add to locals, with terms the same in every thread
