@@ -19,6 +19,7 @@
 #include "frontend.h"
 #include "harness.h"
 #include "kernel_key.h"
+#include "launch_rule.h"
 #include "tempfiles.h"
 #include "tunedb.h"
 #include "wrapper.h"
@@ -124,8 +125,9 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
     int rc = tunedb_record_kernel(db, key, k->qualified_name, m->main_file, original, NULL, err);
     for (size_t i = 0; rc == 0 && i < r->n_variants; i++) {
         const hn_variant_verdict *v = &r->variants[i];
-        char hash[65];
-        tunedb_variant_hash(o->variant_sources[i], NULL, hash);
+        char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
+        const char *launch_edits = launch_rule_edits(o->variant_sources[i], edits);
+        tunedb_variant_hash(o->variant_sources[i], launch_edits, hash);
         int passed = strcmp(v->verdict, "pass") == 0;
         rc = tunedb_record_evaluation(db, key, hash, v->verdict,
                                       passed ? v->timing.median_ms : NAN, v->detail, err);
@@ -136,6 +138,7 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
             tv.kernel_name = k->qualified_name;
             tv.arch = r->arch;
             tv.source = o->variant_sources[i];
+            tv.launch_edits = launch_edits;
             tv.policy = "judge";
             tv.transforms = v->label;
             tv.verified = 1;
@@ -182,8 +185,9 @@ static int write_json(const char *path, const hn_judge_options *o, const hn_judg
     cJSON *vs = cJSON_AddArrayToObject(root, "variants");
     for (size_t i = 0; i < r->n_variants; i++) {
         const hn_variant_verdict *v = &r->variants[i];
-        char hash[65];
-        tunedb_variant_hash(o->variant_sources[i], NULL, hash);
+        char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
+        const char *launch_edits = launch_rule_edits(o->variant_sources[i], edits);
+        tunedb_variant_hash(o->variant_sources[i], launch_edits, hash);
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "label", v->label ? v->label : "");
         cJSON_AddStringToObject(e, "hash", hash);

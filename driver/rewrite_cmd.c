@@ -20,6 +20,7 @@
 #include "driver.h"
 #include "frontend.h"
 #include "kernel_key.h"
+#include "launch_rule.h"
 #include "proc.h"
 #include "rewrite.h"
 #include "tunedb.h"
@@ -264,6 +265,11 @@ static int launch_changes(const tu_model *m, size_t kernel_index, const char *js
 {
     if (!json || !*json)
         return 0;
+    if (launch_rule_edits_grid_y(json) > 1) {
+        sb_puts(why, "it is made for a taller grid (core/launch_rule.h): the nvcc wrapper "
+                     "launches it as a copy; cl1cc rewrite does not yet");
+        return -1;
+    }
     cJSON *root = cJSON_Parse(json);
     if (!root || (!cJSON_IsArray(root) && !cJSON_IsNull(root))) {
         sb_puts(why, "its launch_edits are not a JSON array");

@@ -14,8 +14,10 @@
 #include "frontend.h"
 #include "harness.h"
 #include "kernel_key.h"
+#include "launch_rule.h"
 #include "proc.h"
 #include "rewrite.h"
+#include "splice_launch.h"
 #include "tempfiles.h"
 #include "tunedb.h"
 
@@ -71,7 +73,9 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     }
     sb_free(&diags);
 
-    VEC(rw_edit) edits = {0};
+    rw_edit_vec edits = {0};
+    int helpers_placed = 0;
+    size_t applied = 0;
     splice_status st = SPLICE_NOTHING;
     const source_file *main_text = model_file(&m, m.main_file);
     for (size_t i = 0; i < m.kernels.len; i++) {
@@ -94,14 +98,30 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
         if (rc == 0)
             continue;
         /* a variant verified with another launch configuration may be
-         * wrong with this one: the wrapper does not edit launches */
-        if (v.launch_edits && strchr(v.launch_edits, '{')) {
+         * wrong with this one: the wrapper applies the taller-grid rule
+         * only (core/launch_rule.h), never edits it does not know */
+        int taller = launch_rule_edits_grid_y(v.launch_edits);
+        if (taller == 0) {
             log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
                         "(cl1cc rewrite applies it)", in->path, k->qualified_name, v.id);
             continue;
         }
-        rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
-        vec_push(&edits, e);
+        if (taller > 1) {
+            strbuf why;
+            sb_init(&why);
+            size_t sites = splice_taller_grid(&m, i, v.source, taller, &helpers_placed,
+                                              &plan->strings, &edits, &why);
+            if (!sites)
+                log_verbose("%s: kernel %s: verified variant %lld needs a taller grid: not "
+                            "spliced (%s)", in->path, k->qualified_name, v.id, sb_str(&why));
+            sb_free(&why);
+            if (!sites)
+                continue;
+        } else {
+            rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
+            vec_push(&edits, e);
+        }
+        applied++;
         log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies",
                     in->path, k->qualified_name, v.id, v.speedup, v.arch);
     }
@@ -119,7 +139,7 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
             si.arg_index = in->arg_index;
             si.original = in->path;
             si.text = arena_strndup(&plan->strings, sb_str(&text), text.len);
-            si.n_variants = edits.len;
+            si.n_variants = applied;
             vec_push(&plan->inputs, si);
             st = SPLICE_OK;
         }

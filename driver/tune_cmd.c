@@ -103,11 +103,12 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
     f->block_threads = 0;
     f->pointers_distinct = 0;
     f->block[0] = f->block[1] = f->block[2] = 0;
+    f->flat_grid = 0;
     DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *e;
-    int seen = 0, distinct = 1;
+    int seen = 0, distinct = 1, flat = 1;
     strbuf err;
     sb_init(&err);
     while ((e = readdir(d)) != NULL) {
@@ -119,6 +120,7 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
         if (hn_capture_read(sub, &c, &err) != 0)
             continue;
         seen++;
+        flat &= c.grid[1] <= 1 && c.grid[2] <= 1;
         int shape[3] = {(int)c.block[0], c.block[1] ? (int)c.block[1] : 1, c.block[2] ? (int)c.block[2] : 1};
         int threads = shape[0] * shape[1] * shape[2];
         for (int s = 0; s < 3; s++)
@@ -134,6 +136,7 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
     sb_free(&err);
     (void)k;
     f->pointers_distinct = seen > 0 && distinct;
+    f->flat_grid = seen > 0 && flat;
     for (int s = 0; s < 3; s++)
         if (f->block[s] < 0 || !seen)
             f->block[0] = f->block[1] = f->block[2] = 0;

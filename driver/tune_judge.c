@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "kernel_key.h"
+#include "launch_rule.h"
 #include "tune.h"
 #include "tunedb.h"
 
@@ -118,14 +119,16 @@ static void record_results(tune_run *run, tune_kernel *tk, const cJSON *root,
             vec_push(&tk->progress_best, speedup);
         }
         if (run->db) {
-            char hash[65];
-            tunedb_variant_hash(props[i].source, NULL, hash);
+            char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
+            const char *launch_edits = launch_rule_edits(props[i].source, edits);
+            tunedb_variant_hash(props[i].source, launch_edits, hash);
             tunedb_variant tv;
             memset(&tv, 0, sizeof tv);
             tv.kernel_key = tk->key;
             tv.kernel_name = tk->k->qualified_name;
             tv.arch = run->arch;
             tv.source = props[i].source;
+            tv.launch_edits = launch_edits;
             tv.policy = "builtin";
             tv.transforms = props[i].label;
             tv.verified = pass;

@@ -31,6 +31,8 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
         unsigned long long off;
         if (sscanf(line, "block %u %u %u", &c->block[0], &c->block[1], &c->block[2]) == 3) {
             continue;
+        } else if (sscanf(line, "grid %u %u %u", &c->grid[0], &c->grid[1], &c->grid[2]) == 3) {
+            continue;
         } else if (sscanf(line, "alloc %d %zu", &a, &n) == 2 && a >= 0 && a < HN_MAX_ARGS) {
             c->alloc_size[a] = n;
             if (a + 1 > c->nallocs)

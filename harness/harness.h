@@ -112,6 +112,7 @@ typedef struct hn_capture {
     int arg_alloc[HN_MAX_ARGS]; /* -1 for a value; equal for two pointers
                                    into one allocation */
     unsigned block[3];          /* the launch's block dimensions */
+    unsigned grid[3];           /* and its grid's */
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);

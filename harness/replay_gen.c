@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "launch_rule.h"
 #include "rewrite.h"
 
 static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -97,8 +98,12 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
         sb_printf(out, "    (const void *)&%s%s,\n", scope, k->name);
         for (size_t i = 0; i < n_variants; i++)
             sb_printf(out, "    (const void *)&%scl1cc_variant_%zu,\n", scope, i);
+        /* how much taller than captured each one's grid is */
+        sb_puts(out, "};\nstatic const unsigned cl1cc_grid_y[] = {1");
+        for (size_t i = 0; i < n_variants; i++)
+            sb_printf(out, ", %d", launch_rule_grid_y(variants[i]));
         sb_printf(out, "};\nint main(int argc, char **argv)\n{\n"
-                       "    return cl1cc_replay::run(argc, argv, cl1cc_kernels, %zu);\n}\n",
+                       "    return cl1cc_replay::run(argc, argv, cl1cc_kernels, %zu, cl1cc_grid_y);\n}\n",
                   n_variants + 1);
     }
     sb_free(&side);

@@ -40,6 +40,8 @@ typedef struct pol_facts {
     int fast_math;          /* the user opted into fast intrinsics */
     int block[3];           /* the block shape (x, y, z) when every captured
                                launch used the same one, else 0s */
+    int flat_grid;          /* 1 when every captured grid was one block
+                               high and deep (y = z = 1) */
 } pol_facts;
 
 /* ---- the catalogue (catalogue.c and transform_*.c) ------------------------ */

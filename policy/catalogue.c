@@ -8,7 +8,7 @@
 
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
-                                    "warp_rows", "warp_rows4", "warp_rows8", "block_reduce"};
+                                    "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows"};
 
 size_t pol_transform_count(void)
 {
@@ -56,6 +56,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_warp_rows(m, k, f, 4, a, out, why);
     if (strcmp(name, "warp_rows8") == 0)
         return pol_transform_warp_rows(m, k, f, 8, a, out, why);
+    if (strcmp(name, "wide_rows") == 0)
+        return pol_transform_wide_rows(m, k, f, a, out, why);
     if (strcmp(name, "block_reduce") == 0)
         return pol_transform_block_reduce(m, k, f, a, out, why);
     return -1;
@@ -63,7 +65,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
 
 static int rewrites_loop(const char *t)
 {
-    return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 || strcmp(t, "block_reduce") == 0;
+    return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 ||
+           strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0;
 }
 
 int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
@@ -84,7 +87,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
                           !rewrites_loop(t))) {
-            *why = "stage, warp_rows and block_reduce rewrite the loop itself: one of them, "
+            *why = "stage, warp_rows, wide_rows and block_reduce rewrite the loop itself: one of them, "
                    "combined with restrict and launch_bounds only";
             rc = 1;
             break;

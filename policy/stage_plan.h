@@ -45,10 +45,11 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
  * replaced */
 const char *stage_render_body(const tu_model *m, const kernel *k, const stage_plan *p, int tiles,
                               arena *a);
-/* the edit replacing the guard statement with "REPLACEMENT else GUARD",
- * its new lines indented like the guard */
-void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement, arena *a,
-                         pol_edit_vec *out);
+/* the edit replacing the guard statement with "REPLACEMENT else GUARD"
+ * ("REPLACEMENT else if (ELSE_COND) GUARD" when else_cond is given), its
+ * new lines indented like the guard */
+void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement,
+                         const char *else_cond, arena *a, pol_edit_vec *out);
 
 /* the pieces stage_analyse is made of, for the transforms that need fewer
  * preconditions: "int i = blockIdx.x * blockDim.x + threadIdx.x" makes i

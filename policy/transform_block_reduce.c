@@ -270,7 +270,7 @@ int pol_transform_block_reduce(const tu_model *m, const kernel *k, const pol_fac
     sb_puts(&sb, " }");
     reindent(&sb, Q, "\t\t\t");
     sb_puts(&sb, "\n\t\t}\n\t}\n");
-    stage_replace_guard(k, &p, sb_str(&sb), a, out);
+    stage_replace_guard(k, &p, sb_str(&sb), NULL, a, out);
     sb_free(&sb);
     return 0;
 }

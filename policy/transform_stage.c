@@ -501,8 +501,8 @@ const char *stage_render_body(const tu_model *m, const kernel *k, const stage_pl
     return out;
 }
 
-void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement, arena *a,
-                         pol_edit_vec *out)
+void stage_replace_guard(const kernel *k, const stage_plan *p, const char *replacement,
+                         const char *else_cond, arena *a, pol_edit_vec *out)
 {
     size_t guard_begin = k->body.items[p->guard].range.begin;
     int blanks;
@@ -516,7 +516,11 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
         else
             sb_putc(&text, *c);
     }
-    sb_printf(&text, "} else %.*s", (int)(p->guard_end - guard_begin), p->text + guard_begin);
+    if (else_cond)
+        sb_printf(&text, "} else if (%s) %.*s", else_cond, (int)(p->guard_end - guard_begin),
+                  p->text + guard_begin);
+    else
+        sb_printf(&text, "} else %.*s", (int)(p->guard_end - guard_begin), p->text + guard_begin);
     pol_edit e = {guard_begin, p->guard_end, arena_strdup(a, sb_str(&text)), 0};
     sb_free(&text);
     vec_push(out, e);
@@ -634,7 +638,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     sb_puts(&tail, sb_str(&post));
     if (tail.len)
         sb_printf(&sb, "\tif (cl1_in) {%s }\n", sb_str(&tail));
-    stage_replace_guard(k, &p, sb_str(&sb), a, out);
+    stage_replace_guard(k, &p, sb_str(&sb), NULL, a, out);
     sb_free(&sb), sb_free(&tail);
     sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
     return 0;

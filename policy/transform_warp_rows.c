@@ -14,12 +14,18 @@
  * blocks (16 blocks of 256 rows on 132 SMs) one row at a time leaves too
  * few loads in flight to use the memory bandwidth.  They need loop bounds
  * that do not depend on the row.
+ *
+ * `wide_rows` gives each row a warp of its own on a grid 32 times as tall
+ * (core/launch_rule.h): block (x, y) takes rows y*W+w, y*W+w+32*W, ... of
+ * block x's (W warps a block), so any height is right; the original
+ * statement runs for blockIdx.y == 0 only when blockDim differs.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "launch_rule.h"
 #include "stage_plan.h"
 
 /* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
@@ -155,88 +161,148 @@ static int shuffles(const char *type)
     return strcmp(type, "float") == 0 || strcmp(type, "double") == 0 || strcmp(type, "int") == 0;
 }
 
+/* one row per pass: i the row, its sum split over the lanes (the
+ * statements inside the row loop of warp_rows and wide_rows) */
+static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, const char *pre_decls,
+                           const char *pre, const char *post, const char *decl)
+{
+    const char *v = p->loop_var;
+    sb_printf(sb, "\t\tif (%s) {\n", p->cond);
+    if (pre_decls[0])
+        sb_printf(sb, "\t\t\t%s\n", pre_decls);
+    if (pre[0])
+        sb_printf(sb, "\t\t\tif (cl1_lane == 0) {%s }\n\t\t\t__syncwarp();\n", pre);
+    for (size_t c = 0; c < p->n_accs; c++)
+        sb_printf(sb, "\t\t\t%s cl1_acc%zu = 0;\n", p->accs[c].type, c);
+    sb_printf(sb, "\t\t\t#pragma unroll 4\n\t\t\tfor (%s%s = (%s) + cl1_lane; %s < (%s); %s += 32)%s\n",
+              decl, v, p->lower, v, p->upper, v, body);
+    sb_puts(sb, "\t\t\tfor (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {\n");
+    for (size_t c = 0; c < p->n_accs; c++)
+        sb_printf(sb, "\t\t\t\tcl1_acc%zu += __shfl_down_sync(0xffffffffu, cl1_acc%zu, cl1_o);\n", c, c);
+    sb_puts(sb, "\t\t\t}\n\t\t\tif (cl1_lane == 0) {");
+    for (size_t c = 0; c < p->n_accs; c++)
+        sb_printf(sb, " %s[%s] = %s[%s] + cl1_acc%zu;", p->accs[c].base, p->accs[c].index,
+                  p->accs[c].base, p->accs[c].index, c);
+    sb_printf(sb, "%s }\n\t\t}\n", post);
+}
+
+/* the preconditions of warp_rows; 1 with *why when refused */
+static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int rows, arena *a,
+                   stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
+                   const char **body_out, const char **why)
+{
+    int bad = stage_analyse(m, k, f, a, p, pre_decls, pre, post_decls, post, why);
+    if (!bad && (f->block[1] != 1 || f->block[2] != 1 || f->block[0] % 32 || !p->thread_var[0])) {
+        *why = "the block is not one-dimensional in whole warps";
+        bad = 1;
+    }
+    if (!bad && !stage_only_thread_vars_before(k, p, a)) {
+        *why = "something besides the thread index is declared before the guard, or the guard "
+               "reads threadIdx";
+        bad = 1;
+    }
+    for (size_t t = 0; !bad && t < p->n_tiles; t++)
+        if (p->tiles[t].dim != 0) {
+            *why = "a row is read by a thread index other than x";
+            bad = 1;
+        }
+    for (size_t c = 0; !bad && c < p->n_accs; c++)
+        if (!shuffles(p->accs[c].type)) {
+            *why = "an accumulator of a type without a warp shuffle";
+            bad = 1;
+        }
+    const char *body = bad ? NULL : stage_render_body(m, k, p, 0, a);
+    if (!bad && (!p->n_accs || !sums_only(body, a))) {
+        *why = "the loop does not only add to elements the thread owns";
+        bad = 1;
+    }
+    const char *decls = pre_decls->len ? sb_str(pre_decls) + 1 : "";
+    if (!bad && rows > 1 &&
+        (mentions(p->lower, p->thread_var[0]) || mentions(p->upper, p->thread_var[0]) ||
+         mentions(decls, p->thread_var[0]))) {
+        *why = "the column loop's bounds (or what is declared before it) depend on the row";
+        bad = 1;
+    }
+    *body_out = body;
+    return bad;
+}
+
 int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts *f, int rows,
                             arena *a, pol_edit_vec *out, const char **why)
 {
     stage_plan p;
     strbuf pre_decls, pre, post_decls, post;
     sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
-    int bad = stage_analyse(m, k, f, a, &p, &pre_decls, &pre, &post_decls, &post, why);
-    if (!bad && (f->block[1] != 1 || f->block[2] != 1 || f->block[0] % 32 || !p.thread_var[0])) {
-        *why = "the block is not one-dimensional in whole warps";
-        bad = 1;
-    }
-    if (!bad && !stage_only_thread_vars_before(k, &p, a)) {
-        *why = "something besides the thread index is declared before the guard, or the guard "
-               "reads threadIdx";
-        bad = 1;
-    }
-    for (size_t t = 0; !bad && t < p.n_tiles; t++)
-        if (p.tiles[t].dim != 0) {
-            *why = "a row is read by a thread index other than x";
-            bad = 1;
-        }
-    for (size_t c = 0; !bad && c < p.n_accs; c++)
-        if (!shuffles(p.accs[c].type)) {
-            *why = "an accumulator of a type without a warp shuffle";
-            bad = 1;
-        }
-    const char *body = bad ? NULL : stage_render_body(m, k, &p, 0, a);
-    if (!bad && (!p.n_accs || !sums_only(body, a))) {
-        *why = "the loop does not only add to elements the thread owns";
-        bad = 1;
+    const char *body = NULL;
+    if (analyse(m, k, f, rows, a, &p, &pre_decls, &pre, &post_decls, &post, &body, why)) {
+        sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
+        return 1;
     }
     const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
-    if (!bad && rows > 1 &&
-        (mentions(p.lower, p.thread_var[0]) || mentions(p.upper, p.thread_var[0]) ||
-         mentions(decls, p.thread_var[0]))) {
-        *why = "the column loop's bounds (or what is declared before it) depend on the row";
-        bad = 1;
+    const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == 1 && blockDim.z == 1) {\n", f->block[0]);
+    sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
+    if (rows > 1) {
+        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r += %d) {\n"
+                       "\t\tconst int cl1_row = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n",
+                  rows, f->block[0]);
+        render_rows_at_once(&sb, &p, body, sb_str(&pre), sb_str(&post), decls, rows, decl, a);
+    } else {
+        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r++) {\n"
+                       "\t\tconst int %s = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n",
+                  p.thread_var[0], f->block[0]);
+        render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
+    }
+    sb_puts(&sb, "\t}\n");
+    stage_replace_guard(k, &p, sb_str(&sb), NULL, a, out);
+    sb_free(&sb);
+    sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
+    return 0;
+}
+
+int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                            pol_edit_vec *out, const char **why)
+{
+    stage_plan p;
+    strbuf pre_decls, pre, post_decls, post;
+    sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
+    const char *body = NULL;
+    int bad = analyse(m, k, f, 1, a, &p, &pre_decls, &pre, &post_decls, &post, &body, why);
+    if (!bad) {
+        const char *def = arena_printf(a, "%.*s", (int)(k->decl_range.end - k->decl_range.begin),
+                                       p.text + k->decl_range.begin);
+        if (strstr(pol_squeeze(def, a), "blockIdx.y") || strstr(pol_squeeze(def, a), "gridDim.y") ||
+            !f->flat_grid) {
+            *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a "
+                   "captured grid was not one block high and deep";
+            bad = 1;
+        }
     }
     if (bad) {
         sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
         return 1;
     }
-    const char *v = p.loop_var, *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
+    int warps = f->block[0] / 32;
+    const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
+    const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb;
     sb_init(&sb);
-    if (rows > 1) {
-        sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == 1 && blockDim.z == 1) {\n", f->block[0]);
-        sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
-        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r += %d) {\n"
-                       "\t\tconst int cl1_row = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n",
-                  rows, f->block[0]);
-        render_rows_at_once(&sb, &p, body, sb_str(&pre), sb_str(&post), decls, rows, decl, a);
-        sb_puts(&sb, "\t}\n");
-        stage_replace_guard(k, &p, sb_str(&sb), a, out);
-        sb_free(&sb);
-        sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
-        return 0;
-    }
     sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == 1 && blockDim.z == 1) {\n", f->block[0]);
     sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
-    sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r++) {\n"
-                   "\t\tconst int %s = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n"
-                   "\t\tif (%s) {\n",
-              p.thread_var[0], f->block[0], p.cond);
-    if (pre_decls.len)
-        sb_printf(&sb, "\t\t\t%s\n", sb_str(&pre_decls) + 1);
-    if (pre.len)
-        sb_printf(&sb, "\t\t\tif (cl1_lane == 0) {%s }\n\t\t\t__syncwarp();\n", sb_str(&pre));
-    for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\t\t%s cl1_acc%zu = 0;\n", p.accs[c].type, c);
-    sb_printf(&sb, "\t\t\t#pragma unroll 4\n\t\t\tfor (%s%s = (%s) + cl1_lane; %s < (%s); %s += 32)%s\n",
-              decl, v, p.lower, v, p.upper, v, body);
-    sb_puts(&sb, "\t\t\tfor (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {\n");
-    for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\t\t\tcl1_acc%zu += __shfl_down_sync(0xffffffffu, cl1_acc%zu, cl1_o);\n", c, c);
-    sb_puts(&sb, "\t\t\t}\n\t\t\tif (cl1_lane == 0) {");
-    for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, " %s[%s] = %s[%s] + cl1_acc%zu;", p.accs[c].base, p.accs[c].index, p.accs[c].base,
-                  p.accs[c].index, c);
-    sb_printf(&sb, "%s }\n\t\t}\n\t}\n", sb_str(&post));
-    stage_replace_guard(k, &p, sb_str(&sb), a, out);
+    sb_printf(&sb, "\tfor (int cl1_r = (int)(blockIdx.y * %d + threadIdx.x / 32); cl1_r < %d; "
+                   "cl1_r += (int)(gridDim.y * %d)) {\n"
+                   "\t\tconst int %s = blockIdx.x * %d + cl1_r;\n",
+              warps, f->block[0], warps, p.thread_var[0], f->block[0]);
+    render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
+    sb_puts(&sb, "\t}\n");
+    stage_replace_guard(k, &p, sb_str(&sb), "blockIdx.y == 0", a, out);
     sb_free(&sb);
+    pol_edit marker = {k->decl_range.begin, k->decl_range.begin,
+                       arena_printf(a, "%s32 */%s", CL1_GRID_Y_MARKER,
+                                    pol_newline(p.text, p.len, k->decl_range.begin)), 0};
+    vec_push(out, marker);
     sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
     return 0;
 }

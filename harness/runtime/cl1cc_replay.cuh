@@ -209,7 +209,7 @@ static inline flusher make_flusher(void)
 /* warm-up and timed launches of one kernel, each from the pristine inputs
  * on a flushed L2, timed by events on the default stream and ended by a
  * whole-device synchronize (work moved to another stream still counts) */
-static inline void time_kernel(replay_state *s, const void *kernel, int timed_runs,
+static inline void time_kernel(replay_state *s, const void *kernel, dim3 grid, int timed_runs,
                                const flusher &fl, FILE *t)
 {
     cudaEvent_t start, stop;
@@ -221,7 +221,7 @@ static inline void time_kernel(replay_state *s, const void *kernel, int timed_ru
         check(cudaMemset(fl.buf, r & 0xff, fl.size), "flush");
         check(cudaDeviceSynchronize(), "sync");
         check(cudaEventRecord(start, 0), "record");
-        check(cudaLaunchKernel(kernel, s->c.grid, s->c.block, s->args, s->c.shmem, 0), "launch");
+        check(cudaLaunchKernel(kernel, grid, s->c.block, s->args, s->c.shmem, 0), "launch");
         check(cudaEventRecord(stop, 0), "record");
         check(cudaDeviceSynchronize(), "kernel");
         float ms = 0;
@@ -233,6 +233,16 @@ static inline void time_kernel(replay_state *s, const void *kernel, int timed_ru
     check(cudaEventDestroy(stop), "cudaEventDestroy");
 }
 
+/* the captured grid, as tall as kernel `which` asks (core/launch_rule.h:
+ * a variant for a grid F times as tall along y) */
+static inline dim3 grid_for(const capture &c, const unsigned *grid_y, int which)
+{
+    dim3 g = c.grid;
+    if (grid_y && grid_y[which] > 1)
+        g.y *= grid_y[which];
+    return g;
+}
+
 static inline void mark_done(const char *dir)
 {
     char path[8192];
@@ -240,7 +250,8 @@ static inline void mark_done(const char *dir)
     write_file(path, "done\n", 5);
 }
 
-static inline int run_batch(char **argv, int argc, const void *const *kernels, int nkernels)
+static inline int run_batch(char **argv, int argc, const void *const *kernels, int nkernels,
+                            const unsigned *grid_y)
 {
     int list[256], n = 0;
     for (const char *p = argv[1] + 1; *p && n < 256;) {
@@ -268,7 +279,8 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     if (timed_runs <= 0) {
         for (int i = 0; i < n; i++) {
             reset_inputs(&s);
-            check(cudaLaunchKernel(kernels[list[i]], s.c.grid, s.c.block, s.args, s.c.shmem, 0),
+            check(cudaLaunchKernel(kernels[list[i]], grid_for(s.c, grid_y, list[i]), s.c.block, s.args,
+                                   s.c.shmem, 0),
                   "launch");
             check(cudaDeviceSynchronize(), "kernel");
             snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
@@ -286,7 +298,7 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
             FILE *t = fopen(path, round ? "a" : "w");
             if (!t)
                 die(2, path, strerror(errno));
-            time_kernel(&s, kernels[list[i]], timed_runs, fl, t);
+            time_kernel(&s, kernels[list[i]], grid_for(s.c, grid_y, list[i]), timed_runs, fl, t);
             if (fclose(t) != 0)
                 die(2, path, "cannot write");
             if (round == rounds - 1) /* as its last timed run left them */
@@ -300,12 +312,13 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     return 0;
 }
 
-static inline int run(int argc, char **argv, const void *const *kernels, int nkernels)
+static inline int run(int argc, char **argv, const void *const *kernels, int nkernels,
+                      const unsigned *grid_y)
 {
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     if (argv[1][0] == '@')
-        return run_batch(argv, argc, kernels, nkernels);
+        return run_batch(argv, argc, kernels, nkernels, grid_y);
     int which = atoi(argv[1]);
     if (which < 0 || which >= nkernels)
         die(2, "kernel index", "out of range");
@@ -315,7 +328,8 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
     restore_state(&s, argv[3]);
     const void *kernel = kernels[which];
     prepare_kernel(s.c, kernel);
-    check(cudaLaunchKernel(kernel, s.c.grid, s.c.block, s.args, s.c.shmem, 0), "launch");
+    check(cudaLaunchKernel(kernel, grid_for(s.c, grid_y, which), s.c.block, s.args, s.c.shmem, 0),
+          "launch");
     check(cudaDeviceSynchronize(), "kernel");
     write_outputs(&s, argv[4]);
     if (timed_runs > 0) {
@@ -325,7 +339,7 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
         FILE *t = fopen(path, "w");
         if (!t)
             die(2, path, strerror(errno));
-        time_kernel(&s, kernel, timed_runs, fl, t);
+        time_kernel(&s, kernel, grid_for(s.c, grid_y, which), timed_runs, fl, t);
         if (fclose(t) != 0)
             die(2, path, "cannot write");
         /* the outputs of the last timed run replace the first: a kernel that

@@ -3,7 +3,9 @@
 # call per stage.  Carry .deps (Debian's libclang 16 and cJSON packages),
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
-#   tests              the GPU tests (example, judge cheat suite, tune loop)
+#   tests              the GPU tests (example, judge cheat suite, tune loop,
+#                      taller grid)
+#   taller             the taller-grid wrapper test alone
 #   tune PROGRAM...    tune_polybench.sh on those programs [-- tune options]
 #                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
@@ -17,6 +19,13 @@ cl1cc=$PWD/build/device/bin/cl1cc
 summary=$OUT/summary.txt
 { echo "== machine"; nvidia-smi -L; nvcc --version | tail -n 2; date -u; } >>"$summary" 2>&1
 status() { printf '%-40s %s\n' "$1" "$2" >>"$summary"; }
+# the taller-grid wrapper test: build/device/bin also holds db_put and
+# pol_tool from the release build's testsuite
+taller() {
+    CL1CC_STUB_DIR=$PWD/build/device/share/cl1cc/clang-stubs sh testsuite/wrapper/taller_grid.sh \
+        "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/taller.log" 2>&1
+    status "gpu_taller_grid" "exit $? ($(tail -n 2 "$OUT/taller.log" | head -n 1))"
+}
 stage=${1:-tests}
 [ $# -gt 0 ] && shift
 case "$stage" in
@@ -27,6 +36,7 @@ tests)
     status "gpu_example_runs" "exit $? ($(tail -n 1 "$OUT/example.log"))"
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+    taller
     ;;
 tune)
     # few files come back from the device: everything goes into one archive
@@ -38,6 +48,9 @@ tune)
         >"$OUT/tune_bench.log" 2>&1
     status "tune_polybench $*" "exit $?"
     tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out
+    ;;
+taller)
+    taller
     ;;
 overhead)
     timeout 400 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$@" \

@@ -4,6 +4,7 @@
  * --propose prints the labels the search would propose first.  For the
  * policy's fixture tests.
  *   pol_tool FILE KERNEL COMBINATION [--block N] [--shape X,Y,Z] [--distinct] [--fast-math]
+ *            [--flat-grid]
  *            [--whole-file] [-I.. -D..]   (the file with the kernel replaced)
  *   pol_tool FILE KERNEL --propose [--block N] [--distinct] [--chooser F]
  */
@@ -33,7 +34,9 @@ int main(int argc, char **argv)
             if (sscanf(argv[++i], "%d,%d,%d", &facts.block[0], &facts.block[1], &facts.block[2]) != 3)
                 return 2;
             facts.block_threads = facts.block[0] * facts.block[1] * facts.block[2];
-        } else if (strcmp(argv[i], "--distinct") == 0)
+        } else if (strcmp(argv[i], "--flat-grid") == 0)
+            facts.flat_grid = 1;
+        else if (strcmp(argv[i], "--distinct") == 0)
             facts.pointers_distinct = 1;
         else if (strcmp(argv[i], "--fast-math") == 0)
             facts.fast_math = 1;

@@ -1,0 +1,94 @@
+/* splice_launch.c: a variant for a taller grid, launched as a copy */
+#include "splice_launch.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* a grid expression that may be evaluated twice: names, numbers, members,
+ * arithmetic, casts and dim3(...); no assignment, increment or other call */
+static int repeatable(const char *s)
+{
+    if (strstr(s, "++") || strstr(s, "--") || strstr(s, "->*") || strchr(s, '"'))
+        return 0;
+    for (const char *c = s; *c; c++) {
+        if (*c == '=' && !(c[1] == '=' || (c > s && strchr("=!<>", c[-1]))))
+            return 0;
+        if (*c != '(')
+            continue;
+        const char *end = c;
+        while (end > s && isspace((unsigned char)end[-1]))
+            end--;
+        const char *start = end;
+        while (start > s && ident_char(start[-1]))
+            start--;
+        if (start != end && !((end - start == 4 && strncmp(start, "dim3", 4) == 0) ||
+                              (end - start == 6 && strncmp(start, "sizeof", 6) == 0)))
+            return 0;
+    }
+    return 1;
+}
+
+/* the variant's text with its kernel's name (the first after __global__)
+ * replaced by new_name; NULL if it has none */
+static const char *renamed(const char *text, const char *name, const char *new_name, arena *a)
+{
+    const char *g = strstr(text, "__global__");
+    size_t n = strlen(name);
+    for (const char *p = g; p && (p = strstr(p, name)) != NULL; p += n)
+        if (!(p > text && ident_char(p[-1])) && !ident_char(p[n]))
+            return arena_printf(a, "%.*s%s%s", (int)(p - text), text, new_name, p + n);
+    return NULL;
+}
+
+static const char helpers[] =
+    "\n#ifndef CL1CC_TALLER_GRID_HELPERS\n#define CL1CC_TALLER_GRID_HELPERS\n"
+    "static inline bool cl1cc_grid_flat(dim3 g) { return g.y == 1 && g.z == 1; }\n"
+    "static inline dim3 cl1cc_grid_taller(dim3 g, unsigned f) { g.y *= f; return g; }\n"
+    "#endif\n";
+
+size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
+                          int *helpers_placed, arena *a, rw_edit_vec *out, strbuf *why)
+{
+    const kernel *k = &m->kernels.items[kernel_index];
+    const source_file *sf = model_file(m, m->main_file);
+    const char *copy_name = arena_printf(a, "%s__cl1cc_tall", k->name);
+    const char *copy = renamed(variant, k->name, copy_name, a);
+    if (!sf || k->is_template || k->is_specialization || !copy) {
+        sb_puts(why, "a template, or its text is not at hand");
+        return 0;
+    }
+    size_t sites = 0;
+    for (size_t i = 0; i < m->launches.len; i++) {
+        const launch_site *s = &m->launches.items[i];
+        if (s->kernel_index != (long)kernel_index || s->in_macro || s->range.in_macro ||
+            strcmp(s->range.file, m->main_file) != 0 || s->range.begin < k->decl_range.end ||
+            s->range.end > sf->len || !s->grid.text || strcmp(s->kernel_name, k->name) != 0 ||
+            !repeatable(s->grid.text) || s->grid.range.end > s->range.end)
+            continue; /* this site keeps launching the original */
+        const char *site = arena_printf(a, "%.*s", (int)(s->range.end - s->range.begin),
+                                        sf->text + s->range.begin);
+        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
+                                        sf->text + s->grid.range.end);
+        const char *text = arena_printf(a,
+                                        "(cl1cc_grid_flat(%s) ? %s<<<cl1cc_grid_taller(%s, %d)%s : %s)",
+                                        s->grid.text, copy_name, s->grid.text, f, rest, site);
+        rw_edit e = {s->range.begin, s->range.end, text};
+        vec_push(out, e);
+        sites++;
+    }
+    if (!sites) {
+        sb_puts(why, "no launch site after the definition could be edited");
+        return 0;
+    }
+    rw_edit e = {k->decl_range.end, k->decl_range.end,
+                 arena_printf(a, "%s\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
+                              *helpers_placed ? "" : helpers, k->name, f, copy)};
+    *helpers_placed = 1;
+    vec_push(out, e);
+    return sites;
+}
