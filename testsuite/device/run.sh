@@ -6,6 +6,9 @@
 #   tests              the GPU tests (example, judge cheat suite, tune loop,
 #                      taller grid)
 #   taller             the taller-grid wrapper test alone
+#   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
+#                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
+#                      --per-round 3"; a table per order in $OUT/order-*.txt
 #   tune PROGRAM...    tune_polybench.sh on those programs [-- tune options]
 #                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
@@ -51,6 +54,21 @@ tune)
     ;;
 taller)
     taller
+    ;;
+order)
+    for mode in learned random1 random2; do
+        case $mode in
+        learned) flags="--no-learn" ;;
+        random*) flags="--order random --seed ${mode#random}" ;;
+        esac
+        rm -rf /tmp/order-out
+        # shellcheck disable=SC2086
+        sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA /tmp/order-out "$@" $flags \
+            >"$OUT/order-$mode.log" 2>&1
+        status "order $mode $*" "exit $?"
+        cp /tmp/order-out/table.txt "$OUT/order-$mode.txt" 2>/dev/null
+        tail -n 1 "$OUT/order-$mode.txt" >>"$summary" 2>/dev/null
+    done
     ;;
 overhead)
     timeout 400 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$@" \
