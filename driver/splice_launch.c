@@ -33,6 +33,16 @@ static int repeatable(const char *s)
     return 1;
 }
 
+/* the launch names the kernel as "k", "ns::k" or "::ns::k" (no template
+ * arguments): the copy, beside it in the same scope, is named the same way */
+static int names_plainly(const char *called, const char *name)
+{
+    size_t c = strlen(called), n = strlen(name);
+    if (strchr(called, '<') || strchr(called, ' ') || c < n || strcmp(called + c - n, name) != 0)
+        return 0;
+    return c == n || (c >= n + 2 && strncmp(called + c - n - 2, "::", 2) == 0);
+}
+
 /* the variant's text with its kernel's name (the first after __global__)
  * replaced by new_name; NULL if it has none */
 static const char *renamed(const char *text, const char *name, const char *new_name, arena *a)
@@ -45,14 +55,8 @@ static const char *renamed(const char *text, const char *name, const char *new_n
     return NULL;
 }
 
-static const char helpers[] =
-    "\n#ifndef CL1CC_TALLER_GRID_HELPERS\n#define CL1CC_TALLER_GRID_HELPERS\n"
-    "static inline bool cl1cc_grid_flat(dim3 g) { return g.y == 1 && g.z == 1; }\n"
-    "static inline dim3 cl1cc_grid_taller(dim3 g, unsigned f) { g.y *= f; return g; }\n"
-    "#endif\n";
-
 size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                          int *helpers_placed, arena *a, rw_edit_vec *out, strbuf *why)
+                          arena *a, rw_edit_vec *out, strbuf *why)
 {
     const kernel *k = &m->kernels.items[kernel_index];
     const source_file *sf = model_file(m, m->main_file);
@@ -67,16 +71,20 @@ size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *va
         const launch_site *s = &m->launches.items[i];
         if (s->kernel_index != (long)kernel_index || s->in_macro || s->range.in_macro ||
             strcmp(s->range.file, m->main_file) != 0 || s->range.begin < k->decl_range.end ||
-            s->range.end > sf->len || !s->grid.text || strcmp(s->kernel_name, k->name) != 0 ||
+            s->range.end > sf->len || !s->grid.text || !names_plainly(s->kernel_name, k->name) ||
             !repeatable(s->grid.text) || s->grid.range.end > s->range.end)
             continue; /* this site keeps launching the original */
         const char *site = arena_printf(a, "%.*s", (int)(s->range.end - s->range.begin),
                                         sf->text + s->range.begin);
         const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
                                         sf->text + s->grid.range.end);
+        /* dim3(g), not helpers: a helper defined beside a kernel in a
+         * namespace would not be seen from a launch outside it */
+        const char *g = arena_printf(a, "dim3(%s)", s->grid.text);
+        const char *callee = arena_printf(a, "%s__cl1cc_tall", s->kernel_name);
         const char *text = arena_printf(a,
-                                        "(cl1cc_grid_flat(%s) ? %s<<<cl1cc_grid_taller(%s, %d)%s : %s)",
-                                        s->grid.text, copy_name, s->grid.text, f, rest, site);
+                                        "(%s.y == 1 && %s.z == 1 ? %s<<<dim3(%s.x, %s.y * %du, %s.z)%s : %s)",
+                                        g, g, callee, g, g, f, g, rest, site);
         rw_edit e = {s->range.begin, s->range.end, text};
         vec_push(out, e);
         sites++;
@@ -86,9 +94,8 @@ size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *va
         return 0;
     }
     rw_edit e = {k->decl_range.end, k->decl_range.end,
-                 arena_printf(a, "%s\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
-                              *helpers_placed ? "" : helpers, k->name, f, copy)};
-    *helpers_placed = 1;
+                 arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
+                              k->name, f, copy)};
     vec_push(out, e);
     return sites;
 }

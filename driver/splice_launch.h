@@ -7,7 +7,9 @@
  * block high and deep, and the original otherwise:
  *
  *     k<<<g, b>>>(x)   becomes
- *     (cl1cc_grid_flat(g) ? k__cl1cc_tall<<<cl1cc_grid_taller(g, 32), b>>>(x) : k<<<g, b>>>(x))
+ *     (dim3(g).y == 1 && dim3(g).z == 1
+ *          ? k__cl1cc_tall<<<dim3(dim3(g).x, dim3(g).y * 32u, dim3(g).z), b>>>(x)
+ *          : k<<<g, b>>>(x))
  */
 #ifndef CL1CC_SPLICE_LAUNCH_H
 #define CL1CC_SPLICE_LAUNCH_H
@@ -20,11 +22,9 @@ typedef VEC(rw_edit) rw_edit_vec;
 
 /* Appends to out the edits for kernel kernel_index of m (its definition in
  * the main file) and the variant (for a grid f times as tall): the copy
- * after the definition (with the two host helpers the first time,
- * *helpers_placed tracks that) and the launch sites.  Returns how many
- * sites were edited; 0 (why says so) when none could be and nothing was
- * appended. */
+ * after the definition, and the launch sites.  Returns how many sites were
+ * edited; 0 (why says so) when none could be and nothing was appended. */
 size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                          int *helpers_placed, arena *a, rw_edit_vec *out, strbuf *why);
+                          arena *a, rw_edit_vec *out, strbuf *why);
 
 #endif

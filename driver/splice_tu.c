@@ -74,7 +74,6 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     sb_free(&diags);
 
     rw_edit_vec edits = {0};
-    int helpers_placed = 0;
     size_t applied = 0;
     splice_status st = SPLICE_NOTHING;
     const source_file *main_text = model_file(&m, m.main_file);
@@ -109,8 +108,8 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
         if (taller > 1) {
             strbuf why;
             sb_init(&why);
-            size_t sites = splice_taller_grid(&m, i, v.source, taller, &helpers_placed,
-                                              &plan->strings, &edits, &why);
+            size_t sites = splice_taller_grid(&m, i, v.source, taller, &plan->strings, &edits,
+                                              &why);
             if (!sites)
                 log_verbose("%s: kernel %s: verified variant %lld needs a taller grid: not "
                             "spliced (%s)", in->path, k->qualified_name, v.id, sb_str(&why));

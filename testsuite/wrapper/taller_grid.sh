@@ -88,6 +88,21 @@ fi
 grep -q "out\[i\] += A\[i \* M + j\] \* x\[j\];" rows.cu || { echo "FAIL: the user's file changed"; fail=1; }
 nvcc $flags -o plain.exe rows.cu || exit 1
 
+# a kernel in a namespace, launched by its qualified name from outside it
+sed -e 's/^__global__ void row_dot(/namespace rows {\n__global__ void row_dot(/' \
+    -e 's/^static int calls;$/} \/\/ namespace rows\nstatic int calls;/' \
+    -e 's/= row_dot;$/= rows::row_dot;/' -e 's/ row_dot<<</ rows::row_dot<<</' rows.cu >ns.cu
+CL1CC_DB="$work/ns.db" "$db_put" ns.cu rows::row_dot variant.cu 20 --launch-edits '[{"grid_y": 32}]' -- $flags ||
+    { echo "FAIL: db_put ns"; exit 1; }
+CL1CC_DB="$work/ns.db" CL1CC_VERBOSE=1 "$cl1cc" $flags -o ns.exe ns.cu 2>ns.err
+rc=$?
+CL1CC_DB="$work/ns.db" "$cl1cc" $flags -ptx -o ns.ptx ns.cu 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "verified variant .* applies" ns.err && grep -q '\.entry .*row_dot__cl1cc_tall' ns.ptx; then
+    echo "ok: a kernel in a namespace, launched by its qualified name"
+else
+    echo "FAIL: namespace (rc=$rc)"; cat ns.err; fail=1
+fi
+
 # launch edits the wrapper does not know: never spliced (they win on speedup)
 cp rows.cu other.cu
 "$db_put" other.cu row_dot variant.cu 30 --launch-edits '[{"site": 0, "field": "grid", "text": "7"}]' -- $flags ||
@@ -116,8 +131,8 @@ else
 fi
 
 if [ "$run" = --run ]; then
-    ./plain.exe >plain.out 2>&1; ./tall.exe >tall.out 2>&1
-    if [ -s plain.out ] && cmp -s plain.out tall.out && grep -q '^sums ' tall.out; then
+    ./plain.exe >plain.out 2>&1; ./tall.exe >tall.out 2>&1; ./ns.exe >ns.out 2>&1
+    if [ -s plain.out ] && cmp -s plain.out tall.out && cmp -s plain.out ns.out && grep -q '^sums ' tall.out; then
         echo "ok: the taller-grid build prints what plain nvcc's does: $(cat tall.out)"
     else
         echo "FAIL: outputs differ: plain '$(cat plain.out)' cl1cc '$(cat tall.out)'"; fail=1
