@@ -1,8 +1,9 @@
 /*
  * test_core.c: the shared core: string buffers, arenas, vectors, SHA-256
- * against FIPS test vectors, atomic file writes.
+ * against FIPS test vectors, atomic file writes, launch rules.
  */
 #include "core.h"
+#include "launch_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,36 @@ static void test_files(void)
     CHECK(system(cmd) == 0);
 }
 
+static void test_launch_rule(void)
+{
+    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32 */\n__global__ void k() {}") == 32);
+    CHECK(launch_rule_grid_y("__global__ void k() {}") == 1);
+    CHECK(launch_rule_grid_y(NULL) == 1);
+    /* a marker anywhere but the first line, or a bad factor, is none */
+    CHECK(launch_rule_grid_y(" /* cl1cc-launch: grid.y x32 */") == 1);
+    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x1 */") == 1);
+    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x99999 */") == 1);
+    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32*/") == 1);
+    char buf[LAUNCH_RULE_EDITS_MAX];
+    const char *e = launch_rule_edits("/* cl1cc-launch: grid.y x32 */\n", buf);
+    CHECK(e && strcmp(e, "[{\"grid_y\": 32}]") == 0);
+    CHECK(launch_rule_edits("__global__ void k() {}", buf) == NULL);
+    CHECK(launch_rule_edits_grid_y(e) == 32);
+    CHECK(launch_rule_edits_grid_y(NULL) == 1);
+    CHECK(launch_rule_edits_grid_y("[]") == 1);
+    CHECK(launch_rule_edits_grid_y("null") == 1);
+    /* anything else is edits the wrapper does not know: 0, never spliced */
+    CHECK(launch_rule_edits_grid_y("[{\"site\": 0, \"field\": \"grid\", \"text\": \"4\"}]") == 0);
+    CHECK(launch_rule_edits_grid_y("[{\"grid_y\": 32}, {\"site\": 0}]") == 0);
+    CHECK(launch_rule_edits_grid_y("[{\"grid_y\": 1}]") == 0);
+}
+
 int main(void)
 {
     test_strbuf();
     test_arena_vec();
     test_sha256();
     test_files();
+    test_launch_rule();
     return CHECK_REPORT("test_core");
 }
