@@ -126,4 +126,12 @@ void sha256_update(sha256_ctx *c, const void *data, size_t len);
 void sha256_final_hex(sha256_ctx *c, char out[65]);
 void sha256_hex(const void *data, size_t len, char out[65]);
 
+/* ---- C expression text (expr_text.c) ------------------------------------ */
+
+/* 1 when the text of an expression has no effect but its value: no
+ * assignment (compound ones included), increment, string or ->*, and every
+ * call is to one of calls (NULL-terminated; casts and groupings are not
+ * calls).  A conservative reading of text, not a parse. */
+int expr_text_without_effects(const char *s, const char *const *calls);
+
 #endif

@@ -1,36 +1,16 @@
 /* splice_launch.c: a variant for a taller grid, launched as a copy */
 #include "splice_launch.h"
 
-#include <ctype.h>
 #include <string.h>
 
-static int ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
+#include "harness.h"
 
 /* a grid expression that may be evaluated twice: names, numbers, members,
  * arithmetic, casts and dim3(...); no assignment, increment or other call */
 static int repeatable(const char *s)
 {
-    if (strstr(s, "++") || strstr(s, "--") || strstr(s, "->*") || strchr(s, '"'))
-        return 0;
-    for (const char *c = s; *c; c++) {
-        if (*c == '=' && !(c[1] == '=' || (c > s && strchr("=!<>", c[-1]))))
-            return 0;
-        if (*c != '(')
-            continue;
-        const char *end = c;
-        while (end > s && isspace((unsigned char)end[-1]))
-            end--;
-        const char *start = end;
-        while (start > s && ident_char(start[-1]))
-            start--;
-        if (start != end && !((end - start == 4 && strncmp(start, "dim3", 4) == 0) ||
-                              (end - start == 6 && strncmp(start, "sizeof", 6) == 0)))
-            return 0;
-    }
-    return 1;
+    static const char *const calls[] = {"dim3", "sizeof", NULL};
+    return expr_text_without_effects(s, calls);
 }
 
 /* the launch names the kernel as "k", "ns::k" or "::ns::k" (no template
@@ -43,25 +23,13 @@ static int names_plainly(const char *called, const char *name)
     return c == n || (c >= n + 2 && strncmp(called + c - n - 2, "::", 2) == 0);
 }
 
-/* the variant's text with its kernel's name (the first after __global__)
- * replaced by new_name; NULL if it has none */
-static const char *renamed(const char *text, const char *name, const char *new_name, arena *a)
-{
-    const char *g = strstr(text, "__global__");
-    size_t n = strlen(name);
-    for (const char *p = g; p && (p = strstr(p, name)) != NULL; p += n)
-        if (!(p > text && ident_char(p[-1])) && !ident_char(p[n]))
-            return arena_printf(a, "%.*s%s%s", (int)(p - text), text, new_name, p + n);
-    return NULL;
-}
-
 size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
                           arena *a, rw_edit_vec *out, strbuf *why)
 {
     const kernel *k = &m->kernels.items[kernel_index];
     const source_file *sf = model_file(m, m->main_file);
     const char *copy_name = arena_printf(a, "%s__cl1cc_tall", k->name);
-    const char *copy = renamed(variant, k->name, copy_name, a);
+    const char *copy = hn_rename_kernel(variant, k->name, copy_name, a);
     if (!sf || k->is_template || k->is_specialization || !copy) {
         sb_puts(why, "a template, or its text is not at hand");
         return 0;

@@ -139,6 +139,9 @@ void hn_poison(unsigned char *data, size_t size, int pattern);
  * replay_header's main over the table {original, variant 0, ...}. */
 int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *variants,
                      size_t n_variants, const char *replay_header, strbuf *out, strbuf *err);
+/* A variant's text with its kernel's name (the first `name` after
+ * __global__) replaced by new_name, in a; NULL if it has none. */
+char *hn_rename_kernel(const char *text, const char *name, const char *new_name, arena *a);
 
 /* ---- the judge (judge.c) ------------------------------------------------ */
 

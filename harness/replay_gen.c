@@ -15,10 +15,7 @@
 
 static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* The variant's text with its kernel's name (the first `name` after
- * __global__) replaced; NULL if it has none. */
-static char *rename_kernel(const char *text, const char *name, const char *new_name,
-                           arena *a)
+char *hn_rename_kernel(const char *text, const char *name, const char *new_name, arena *a)
 {
     const char *g = strstr(text, "__global__");
     if (!g)
@@ -75,7 +72,7 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
     sb_init(&side);
     for (size_t i = 0; i < n_variants; i++) {
         char *name = arena_printf(&a, "cl1cc_variant_%zu", i);
-        char *renamed = rename_kernel(variants[i], k->name, name, &a);
+        char *renamed = hn_rename_kernel(variants[i], k->name, name, &a);
         if (!renamed) {
             sb_printf(err, "variant %zu: no __global__ %s in it", i, k->name);
             sb_free(&side);

@@ -14,6 +14,10 @@ const char *pol_text(const tu_model *m, const src_range *r, arena *a);
 /* how often name occurs as a whole identifier in text [begin, end) of the
  * file, comments and strings included (a conservative count) */
 size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name);
+/* name (NULL: none) occurs in text as a whole identifier */
+int pol_mentions(const char *text, const char *name);
+/* the n bytes at s without leading and trailing blanks, in a */
+const char *pol_trim(const char *s, size_t n, arena *a);
 /* the identifiers of s, each once, in a */
 size_t pol_identifiers(const char *s, arena *a, const char ***out);
 /* s without whitespace, in a: for comparing expressions */

@@ -45,6 +45,20 @@ size_t pol_count_identifier(const char *text, size_t begin, size_t end, const ch
     return count;
 }
 
+int pol_mentions(const char *text, const char *name)
+{
+    return name && pol_count_identifier(text, 0, strlen(text), name) > 0;
+}
+
+const char *pol_trim(const char *s, size_t n, arena *a)
+{
+    while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    return arena_printf(a, "%.*s", (int)n, s);
+}
+
 size_t pol_identifiers(const char *s, arena *a, const char ***out)
 {
     VEC(const char *) ids = {0};

@@ -21,64 +21,27 @@
 
 enum { max_sums = 4 };
 
-static const char *trimmed(const char *s, size_t n, arena *a)
-{
-    while (n && strchr(" \t\r\n", *s))
-        s++, n--;
-    while (n && strchr(" \t\r\n", s[n - 1]))
-        n--;
-    return arena_printf(a, "%.*s", (int)n, s);
-}
-
 static int ident_char(char c)
 {
     return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
 }
 
-static int mentions(const char *s, const char *name)
-{
-    return name && pol_count_identifier(s, 0, strlen(s), name) > 0;
-}
-
-/* no assignment, increment or call other than to a math function: the
- * text has no effect but its value */
+/* no effect but its value; calls to math functions only */
 static int pure(const char *s)
 {
     static const char *const math[] = {"sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log",
                                        "logf", "fmin", "fminf", "fmax", "fmaxf", "min", "max",
                                        "abs", "sizeof", NULL};
-    if (strstr(s, "++") || strstr(s, "--"))
-        return 0;
-    for (const char *c = s; *c; c++) {
-        if (*c == '=' && !(c[1] == '=' || (c > s && strchr("=!<>", c[-1]))))
-            return 0;
-        if (*c != '(')
-            continue;
-        const char *end = c;
-        while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-            end--;
-        const char *start = end;
-        while (start > s && ident_char(start[-1]))
-            start--;
-        if (start == end)
-            continue; /* a cast or a grouping */
-        int known = 0;
-        for (int i = 0; math[i]; i++)
-            known |= (size_t)(end - start) == strlen(math[i]) &&
-                     strncmp(start, math[i], (size_t)(end - start)) == 0;
-        if (!known)
-            return 0;
-    }
-    return 1;
+    return expr_text_without_effects(s, math);
 }
 
 /* the same value in every thread: nothing of the thread's identity */
 static int thread_free(const char *s, const stage_plan *p)
 {
-    if (mentions(s, "threadIdx") || mentions(s, "blockIdx"))
+    if (pol_mentions(s, "threadIdx") || pol_mentions(s, "blockIdx"))
         return 0;
     for (int d = 0; d < 3; d++)
-        if (mentions(s, p->thread_var[d]))
+        if (pol_mentions(s, p->thread_var[d]))
             return 0;
     return 1;
 }
@@ -94,11 +57,11 @@ static int declarations_only(const char *P, const stage_plan *p, arena *a, const
         strchr(text, '&') || strchr(text, '#') || strstr(text, "//") || strstr(text, "/*"))
         return 0;
     for (char *st = strtok(text, ";"); st; st = strtok(NULL, ";")) {
-        const char *s = trimmed(st, strlen(st), a);
+        const char *s = pol_trim(st, strlen(st), a);
         if (!*s)
             continue;
         const char *eq = strchr(s, '=');
-        const char *decl = eq ? trimmed(s, (size_t)(eq - s), a) : s;
+        const char *decl = eq ? pol_trim(s, (size_t)(eq - s), a) : s;
         size_t dl = strlen(decl), words = 0;
         const char *name = decl + dl;
         while (name > decl && ident_char(name[-1]))
@@ -149,20 +112,20 @@ static int sums_of_locals(const char *body, const stage_plan *p, const char **lo
     const char *from = open && close > open ? open + 1 : body;
     size_t n = open && close > open ? (size_t)(close - from) : strlen(body);
     char *text = arena_printf(a, "%.*s", (int)n, from);
-    if (strchr(text, '{') || strchr(text, '?') || mentions(text, "if") || strchr(text, '#') ||
+    if (strchr(text, '{') || strchr(text, '?') || pol_mentions(text, "if") || strchr(text, '#') ||
         strstr(text, "//") || strstr(text, "/*"))
         return 0;
     *n_sums = 0;
     const char *exprs[64];
     size_t n_exprs = 0;
     for (char *st = strtok(text, ";"); st; st = strtok(NULL, ";")) {
-        const char *s = trimmed(st, strlen(st), a);
+        const char *s = pol_trim(st, strlen(st), a);
         if (!*s)
             continue;
         const char *op = strstr(s, "+=");
         if (!op || n_exprs == 64)
             return 0;
-        const char *target = trimmed(s, (size_t)(op - s), a);
+        const char *target = pol_trim(s, (size_t)(op - s), a);
         int local = 0;
         for (size_t i = 0; i < n_locals; i++)
             local |= strcmp(locals[i], target) == 0;
@@ -180,7 +143,7 @@ static int sums_of_locals(const char *body, const stage_plan *p, const char **lo
     }
     for (size_t e = 0; e < n_exprs; e++)
         for (size_t s = 0; s < *n_sums; s++)
-            if (mentions(exprs[e], sums[s]))
+            if (pol_mentions(exprs[e], sums[s]))
                 return 0;
     return *n_sums > 0;
 }
@@ -239,7 +202,7 @@ int pol_transform_block_reduce(const tu_model *m, const kernel *k, const pol_fac
         *why = "the loop does not only add to locals, with terms the same in every thread";
         return 1;
     }
-    if (mentions(Q, p.loop_var) || mentions(Q, "goto") || strchr(Q, '#')) {
+    if (pol_mentions(Q, p.loop_var) || pol_mentions(Q, "goto") || strchr(Q, '#')) {
         *why = "the loop variable is used after the loop";
         return 1;
     }

@@ -17,15 +17,6 @@
 #include "internal.h"
 #include "stage_plan.h"
 
-static const char *trim(const char *s, size_t n, arena *a)
-{
-    while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-        s++, n--;
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        n--;
-    return arena_printf(a, "%.*s", (int)n, s);
-}
-
 /* the offset of the bracket closing the one at open, or 0 */
 static size_t match(const char *t, size_t len, size_t open)
 {
@@ -45,11 +36,6 @@ static size_t skip_blanks(const char *t, size_t len, size_t i)
     while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
         i++;
     return i;
-}
-
-static int has_word(const char *s, const char *word)
-{
-    return pol_count_identifier(s, 0, strlen(s), word) > 0;
 }
 
 static int element_size(const char *type)
@@ -78,7 +64,7 @@ static size_t assignments(const tu_model *m, const kernel *k, const char *name, 
  * assigns, no memory read */
 static int uniform(const tu_model *m, const kernel *k, const char *expr, arena *a)
 {
-    if (strchr(expr, '[') || strstr(expr, "++") || strstr(expr, "--") || has_word(expr, "threadIdx"))
+    if (strchr(expr, '[') || strstr(expr, "++") || strstr(expr, "--") || pol_mentions(expr, "threadIdx"))
         return 0;
     const char **ids;
     size_t n = pol_identifiers(expr, a, &ids);
@@ -158,7 +144,7 @@ static int row_index(const tu_model *m, const kernel *k, const stage_plan *p, co
         return 0;
     for (int f = 0; f < 2; f++) {
         int d = thread_dim(p, factors[f]);
-        if (d >= 0 && uniform(m, k, factors[1 - f], a) && !has_word(factors[1 - f], p->loop_var)) {
+        if (d >= 0 && uniform(m, k, factors[1 - f], a) && !pol_mentions(factors[1 - f], p->loop_var)) {
             out->dim = d;
             out->thread_var = factors[f];
             out->stride = factors[1 - f];
@@ -188,21 +174,21 @@ static int parse_for(const tu_model *m, const kernel *k, stage_plan *p, const bo
     }
     const char *v = p->loop_var = L->loop_var;
     const char *eq = strchr(parts[0], '=');
-    const char *lhs = eq ? trim(parts[0], (size_t)(eq - parts[0]), a) : "";
+    const char *lhs = eq ? pol_trim(parts[0], (size_t)(eq - parts[0]), a) : "";
     size_t vl = strlen(v), ll = strlen(lhs);
     if (!eq || ll < vl || strcmp(lhs + ll - vl, v) != 0) {
         *why = "the loop's init is not var = lower";
         return 1;
     }
-    p->var_type = ll > vl ? trim(lhs, ll - vl, a) : NULL;
-    p->lower = trim(eq + 1, strlen(eq + 1), a);
+    p->var_type = ll > vl ? pol_trim(lhs, ll - vl, a) : NULL;
+    p->lower = pol_trim(eq + 1, strlen(eq + 1), a);
     const char *cond = parts[1], *lt = strchr(cond, '<');
     if (!lt || lt[1] == '=' || lt[1] == '<' ||
         strcmp(pol_squeeze(arena_printf(a, "%.*s", (int)(lt - cond), cond), a), v) != 0) {
         *why = "the loop's condition is not var < upper";
         return 1;
     }
-    p->upper = trim(lt + 1, strlen(lt + 1), a);
+    p->upper = pol_trim(lt + 1, strlen(lt + 1), a);
     const char *step = pol_squeeze(parts[2], a);
     if (strcmp(step, arena_printf(a, "%s++", v)) != 0 && strcmp(step, arena_printf(a, "++%s", v)) != 0 &&
         strcmp(step, arena_printf(a, "%s+=1", v)) != 0) {
@@ -231,7 +217,7 @@ static int forbidden_words(const char *s)
 {
     static const char *const words[] = {"return", "break", "continue", "goto", "asm", NULL};
     for (int i = 0; words[i]; i++)
-        if (has_word(s, words[i]))
+        if (pol_mentions(s, words[i]))
             return 1;
     return strstr(s, "//") || strstr(s, "/*") || strchr(s, '#');
 }
@@ -270,7 +256,7 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_
         *why = "statements or an else after the guard";
         return 1;
     }
-    p->cond = trim(t + c + 1, cclose - c - 1, a);
+    p->cond = pol_trim(t + c + 1, cclose - c - 1, a);
     for (size_t i = 0; i < k->body.len; i++) {
         const body_node *b = &k->body.items[i];
         if (b->kind == BODY_SYNC) {
@@ -337,7 +323,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, aren
                 p->tiles[p->n_tiles++] = st;
             continue;
         }
-        if (!s->is_write || prm->pointee_const || has_word(sq, p->loop_var) || strchr(sq, '[') ||
+        if (!s->is_write || prm->pointee_const || pol_mentions(sq, p->loop_var) || strchr(sq, '[') ||
             strchr(sq, '('))
             continue;
         const char **ids;
@@ -410,9 +396,9 @@ static const char *row_condition(const stage_plan *p, const staged *st, arena *a
     sb_init(&sb);
     sb_puts(&sb, "1");
     for (size_t i = 0; i < n; i++) {
-        int mine = has_word(conj[i], st->thread_var), others = has_word(conj[i], "threadIdx");
+        int mine = pol_mentions(conj[i], st->thread_var), others = pol_mentions(conj[i], "threadIdx");
         for (int d = 0; d < 3; d++)
-            if (d != st->dim && p->thread_var[d] && has_word(conj[i], p->thread_var[d]))
+            if (d != st->dim && p->thread_var[d] && pol_mentions(conj[i], p->thread_var[d]))
                 others = 1;
         if (mine && others) {
             sb_free(&sb);
@@ -421,7 +407,7 @@ static const char *row_condition(const stage_plan *p, const staged *st, arena *a
         }
         if (!others) {
             const char *row = stage_substitute(conj[i], st->thread_var, "cl1_row", a);
-            sb_printf(&sb, " && (%s)", trim(row, strlen(row), a));
+            sb_printf(&sb, " && (%s)", pol_trim(row, strlen(row), a));
         }
     }
     const char *out = arena_strdup(a, sb_str(&sb));
@@ -443,7 +429,7 @@ static int split_statements(const char *s, int allow_decls, strbuf *decls, strbu
     static const char *const types[] = {"int", "unsigned", "long", "float", "double", "size_t",
                                         "short", "char", "bool", NULL};
     for (size_t i = 0; i < n; i++) {
-        const char *st = trim(parts[i], strlen(parts[i]), a);
+        const char *st = pol_trim(parts[i], strlen(parts[i]), a);
         if (!*st)
             continue;
         int is_decl = 0;
@@ -551,7 +537,7 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
     const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);
     const char *Q = arena_printf(a, "%.*s", (int)(p->close - p->body_end), p->text + p->body_end);
     if (split_statements(P, 1, pre_decls, pre, a) || split_statements(Q, 0, post_decls, post, a) ||
-        has_word(Q, p->loop_var)) {
+        pol_mentions(Q, p->loop_var)) {
         *why = "the statements around the loop are not simple (declarations with values, "
                "blocks, comments, or the loop variable used after it)";
         return 1;

@@ -88,11 +88,6 @@ int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a
     return !strstr(guard, "threadIdx");
 }
 
-static int mentions(const char *text, const char *name)
-{
-    return pol_count_identifier(text, 0, strlen(text), name) > 0;
-}
-
 /* body with every cl1_accN renamed cl1_accN_R */
 static const char *rename_accs(const char *body, int r, arena *a)
 {
@@ -218,8 +213,8 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int r
     }
     const char *decls = pre_decls->len ? sb_str(pre_decls) + 1 : "";
     if (!bad && rows > 1 &&
-        (mentions(p->lower, p->thread_var[0]) || mentions(p->upper, p->thread_var[0]) ||
-         mentions(decls, p->thread_var[0]))) {
+        (pol_mentions(p->lower, p->thread_var[0]) || pol_mentions(p->upper, p->thread_var[0]) ||
+         pol_mentions(decls, p->thread_var[0]))) {
         *why = "the column loop's bounds (or what is declared before it) depend on the row";
         bad = 1;
     }
@@ -271,9 +266,10 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
     const char *body = NULL;
     int bad = analyse(m, k, f, 1, a, &p, &pre_decls, &pre, &post_decls, &post, &body, why);
     if (!bad) {
-        const char *def = arena_printf(a, "%.*s", (int)(k->decl_range.end - k->decl_range.begin),
-                                       p.text + k->decl_range.begin);
-        if (strstr(pol_squeeze(def, a), "blockIdx.y") || strstr(pol_squeeze(def, a), "gridDim.y") ||
+        const char *def = pol_squeeze(arena_printf(a, "%.*s",
+                                                   (int)(k->decl_range.end - k->decl_range.begin),
+                                                   p.text + k->decl_range.begin), a);
+        if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") ||
             !f->flat_grid) {
             *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a "
                    "captured grid was not one block high and deep";

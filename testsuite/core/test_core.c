@@ -1,6 +1,7 @@
 /*
  * test_core.c: the shared core: string buffers, arenas, vectors, SHA-256
- * against FIPS test vectors, atomic file writes, launch rules.
+ * against FIPS test vectors, atomic file writes, expression text, launch
+ * rules.
  */
 #include "core.h"
 #include "launch_rule.h"
@@ -85,6 +86,23 @@ static void test_files(void)
     CHECK(system(cmd) == 0);
 }
 
+static void test_expr_text(void)
+{
+    static const char *const calls[] = {"sqrt", "dim3", NULL};
+    CHECK(expr_text_without_effects("a[i * n + k] * (float)b[i] / sqrt(x)", calls));
+    CHECK(expr_text_without_effects("dim3(grid).x", calls));
+    CHECK(expr_text_without_effects("a <= b && c >= d && e == f && g != h", calls));
+    CHECK(!expr_text_without_effects("a = b", calls));
+    CHECK(!expr_text_without_effects("a += b", calls));
+    CHECK(!expr_text_without_effects("a <<= 2", calls));
+    CHECK(!expr_text_without_effects("a >>= 2", calls));
+    CHECK(!expr_text_without_effects("i++", calls));
+    CHECK(!expr_text_without_effects("f(x)", calls));
+    CHECK(!expr_text_without_effects("next_grid ()", calls));
+    CHECK(!expr_text_without_effects("p->*q", calls));
+    CHECK(!expr_text_without_effects("g(\"s\")", NULL));
+}
+
 static void test_launch_rule(void)
 {
     CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32 */\n__global__ void k() {}") == 32);
@@ -115,6 +133,7 @@ int main(void)
     test_arena_vec();
     test_sha256();
     test_files();
+    test_expr_text();
     test_launch_rule();
     return CHECK_REPORT("test_core");
 }
