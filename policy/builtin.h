@@ -26,7 +26,7 @@ typedef VEC(pol_edit) pol_edit_vec;
 
 /* The kernel's definition with edits applied (they must lie inside the
  * definition and not overlap, insertions aside); the string lives in a.
- * 0, or -1 with the reason in err. */
+ * 0; 1 when two edits overlap; -1 otherwise; the reason in err. */
 int pol_edits_render(const tu_model *m, const kernel *k, const pol_edit *edits, size_t n,
                      arena *a, const char **source_out, strbuf *err);
 

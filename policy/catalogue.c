@@ -8,7 +8,8 @@
 
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
-                                    "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows"};
+                                    "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
+                                    "atomic_warp", "interchange"};
 
 size_t pol_transform_count(void)
 {
@@ -60,6 +61,10 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_wide_rows(m, k, f, a, out, why);
     if (strcmp(name, "block_reduce") == 0)
         return pol_transform_block_reduce(m, k, f, a, out, why);
+    if (strcmp(name, "interchange") == 0)
+        return pol_transform_interchange(m, k, f, a, out, why);
+    if (strcmp(name, "atomic_warp") == 0)
+        return pol_transform_atomic_warp(m, k, f, a, out, why);
     return -1;
 }
 
@@ -105,8 +110,13 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
         *why = "nothing to change";
         rc = 1;
     }
-    if (rc == 0 && pol_edits_render(m, k, edits.items, edits.len, a, source_out, err) != 0)
-        rc = -1;
+    if (rc == 0) {
+        rc = pol_edits_render(m, k, edits.items, edits.len, a, source_out, err);
+        if (rc == 1) {
+            *why = arena_printf(a, "the transforms edit the same text (%s)", sb_str(err));
+            sb_clear(err);
+        }
+    }
     vec_free(&edits);
     return rc;
 }

@@ -14,7 +14,7 @@
 
 #include "internal.h"
 
-enum { MAX_TRANSFORMS = 16, MAX_GROUPS = 4096 };
+enum { MAX_TRANSFORMS = 32, MAX_GROUPS = 4096 };
 
 /* one kernel's measured variants: what the model is fitted on */
 typedef struct observation {

@@ -41,7 +41,7 @@ int pol_edits_render(const tu_model *m, const kernel *k, const pol_edit *edits, 
         if (e->begin < at || e->end < e->begin || e->end > end) {
             sb_printf(err, "%s: edits overlap or leave the kernel (at byte %zu)",
                       k->qualified_name, e->begin);
-            rc = -1;
+            rc = e->begin < at ? 1 : -1;
             break;
         }
         sb_append(&out, sf->text + at, e->begin - at);

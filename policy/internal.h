@@ -44,7 +44,8 @@ const char *pol_newline(const char *text, size_t len, size_t offset);
 int pol_pragma_before(const char *text, size_t line_start);
 
 /* the body reads through the pointer parameter name (at least once) and
- * does nothing else with it: no write, no arithmetic, no call */
+ * does nothing else with it: no write, no address taken, no arithmetic,
+ * no call */
 int pol_param_read_only(const tu_model *m, const kernel *k, const char *name);
 /* no launch site of k passes the same expression for two pointers */
 int pol_launch_sites_distinct(const tu_model *m, const kernel *k);
@@ -75,5 +76,11 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
 /* a lone thread's sum over a loop (the guard "tid == 0") split over its block */
 int pol_transform_block_reduce(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                                pol_edit_vec *out, const char **why);
+/* atomicAdd statements on a pointer parameter aggregated over the warp */
+int pol_transform_atomic_warp(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                              pol_edit_vec *out, const char **why);
+/* the grid's two implicit loops interchanged: lanes take neighbouring j */
+int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                              pol_edit_vec *out, const char **why);
 
 #endif

@@ -211,6 +211,13 @@ int pol_param_read_only(const tu_model *m, const kernel *k, const char *name)
             continue;
         if (n->is_write)
             return 0;
+        /* &p[i] takes an address (atomicAdd(&p[i], v) writes through it) */
+        size_t before = n->range.begin;
+        while (before > k->body_range.begin && (text[before - 1] == ' ' || text[before - 1] == '\t'))
+            before--;
+        if (before > k->body_range.begin && text[before - 1] == '&' &&
+            (before < 2 || text[before - 2] != '&'))
+            return 0;
         reads++;
     }
     return reads > 0 &&

@@ -1,0 +1,177 @@
+/*
+ * transform_interchange.c: `interchange`: loop interchange of the grid's
+ * two implicit loops.  A kernel with "i = blockIdx.x * blockDim.x +
+ * threadIdx.x" and "j = blockIdx.y * blockDim.y + threadIdx.y" that
+ * indexes its arrays as P[i * S + j] has neighbouring lanes of a warp a row
+ * apart: every load is a separate transaction.  The variant numbers the
+ * grid's threads in order and hands them out row by row, so that
+ * neighbouring lanes take neighbouring j:
+ *
+ *     flat = ((blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y
+ *             + threadIdx.y * blockDim.x + threadIdx.x)
+ *     i = flat / (gridDim.y * blockDim.y)        j = flat % (gridDim.y * blockDim.y)
+ *
+ * a one-to-one map of the same (i, j) rectangle, so every pair is still
+ * computed once and the launch stays as it is.  Only when nothing else in
+ * the kernel tells threads apart (no other threadIdx, blockIdx, blockDim,
+ * gridDim; no shared memory, barriers or warp intrinsics).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static int is_ident(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
+ * (any order of the terms): the body node, or -1 */
+static long thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
+                              const char **name)
+{
+    char forms[4][96];
+    snprintf(forms[0], 96, "blockIdx.%c*blockDim.%c+threadIdx.%c", dim, dim, dim);
+    snprintf(forms[1], 96, "blockDim.%c*blockIdx.%c+threadIdx.%c", dim, dim, dim);
+    snprintf(forms[2], 96, "threadIdx.%c+blockIdx.%c*blockDim.%c", dim, dim, dim);
+    snprintf(forms[3], 96, "threadIdx.%c+blockDim.%c*blockIdx.%c", dim, dim, dim);
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *b = &k->body.items[i];
+        if (b->kind != BODY_ASSIGN || strcmp(b->op, "decl") != 0 || b->parent != -1 ||
+            b->range.in_macro)
+            continue;
+        const char *s = pol_squeeze(pol_text(m, &b->range, a), a);
+        const char *eq = strchr(s, '=');
+        for (int f = 0; eq && f < 4; f++)
+            if (strcmp(eq + 1, forms[f]) == 0) {
+                *name = pol_squeeze(pol_text(m, &b->target, a), a);
+                return (long)i;
+            }
+    }
+    return -1;
+}
+
+/* the identifier at s[at, at + n) is a factor of a product: '*' next to
+ * it, or next to a parenthesis group holding it ("(i + 1) * n") */
+static int multiplied(const char *s, size_t at, size_t n)
+{
+    size_t begin = at, end = at + n;
+    for (;;) {
+        if ((begin > 0 && s[begin - 1] == '*') || s[end] == '*')
+            return 1;
+        /* widen to the enclosing parenthesis group, if any */
+        int depth = 0;
+        size_t b = begin;
+        while (b > 0) {
+            b--;
+            if (s[b] == ')' || s[b] == ']')
+                depth++;
+            else if (s[b] == '(' || s[b] == '[') {
+                if (depth-- == 0)
+                    break;
+            }
+        }
+        if (depth >= 0 || s[b] != '(')
+            return 0; /* none, or a subscript's bracket */
+        if (b > 0 && is_ident(s[b - 1]))
+            return 0; /* a call's arguments */
+        depth = 0;
+        size_t e = end;
+        for (; s[e]; e++) {
+            if (s[e] == '(' || s[e] == '[')
+                depth++;
+            else if ((s[e] == ')' || s[e] == ']') && depth-- == 0)
+                break;
+        }
+        if (!s[e])
+            return 0;
+        begin = b, end = e + 1;
+    }
+}
+
+/* how name occurs in the squeezed index: 0 not at all, 1 only as a plain
+ * term, 2 only as a factor, 3 both */
+static int occurrence(const char *sq, const char *name)
+{
+    size_t n = strlen(name);
+    int how = 0;
+    for (const char *p = strstr(sq, name); p; p = strstr(p + 1, name)) {
+        size_t at = (size_t)(p - sq);
+        if ((at > 0 && (is_ident(sq[at - 1]) || sq[at - 1] == '.')) || is_ident(sq[at + n]))
+            continue;
+        how |= multiplied(sq, at, n) ? 2 : 1;
+    }
+    return how;
+}
+
+static const char *const distinguishing[] = {
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "__shared__", "__syncwarp", "__shfl_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
+    "warpSize", "asm", NULL};
+
+int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                              pol_edit_vec *out, const char **why)
+{
+    (void)f;
+    size_t len;
+    const char *text = pol_file_text(m, &k->decl_range, &len);
+    const char *x_var = NULL, *y_var = NULL;
+    long x_decl = text ? thread_index_decl(m, k, 'x', a, &x_var) : -1;
+    long y_decl = text ? thread_index_decl(m, k, 'y', a, &y_var) : -1;
+    if (x_decl < 0 || y_decl < 0) {
+        *why = "no \"i = blockIdx.x * blockDim.x + threadIdx.x\" and \"j = blockIdx.y * blockDim.y + "
+               "threadIdx.y\" at the top of the body";
+        return 1;
+    }
+    /* each of threadIdx, blockIdx and blockDim twice (the two declarations) */
+    for (int d = 0; distinguishing[d]; d++) {
+        size_t uses = pol_count_identifier(text, k->body_range.begin, k->body_range.end,
+                                           distinguishing[d]);
+        if (uses != (d < 3 ? 2u : 0u)) {
+            *why = arena_printf(a, "something else tells the threads apart (%s)", distinguishing[d]);
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < k->body.len; i++)
+        if (k->body.items[i].kind == BODY_SYNC) {
+            *why = "a barrier";
+            return 1;
+        }
+    /* profitable: more subscripts walk rows along x (P[i * S + j]) than
+     * along y (P[j * S + i]); P[i] and P[j] read well either way */
+    int across = 0, along = 0;
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *s = &k->body.items[i];
+        if (s->kind != BODY_SUBSCRIPT)
+            continue;
+        const char *sq = pol_squeeze(pol_text(m, &s->index, a), a);
+        int x = occurrence(sq, x_var), y = occurrence(sq, y_var);
+        if (x == 2 && (y & 1))
+            across++;
+        else if (x == 1 && y == 2)
+            along++;
+    }
+    if (across <= along) {
+        *why = "neighbouring threads along x already read neighbouring elements";
+        return 1;
+    }
+    const char *flat = "(((unsigned long long)blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * "
+                       "blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x)";
+    const char *height = "((unsigned long long)gridDim.y * blockDim.y)";
+    const long decls[2] = {x_decl, y_decl};
+    for (int d = 0; d < 2; d++) {
+        const body_node *b = &k->body.items[decls[d]];
+        size_t eq = b->target.end;
+        while (eq < b->range.end && text[eq] != '=')
+            eq++;
+        if (eq >= b->range.end) {
+            *why = "a thread index declared without '='";
+            return 1;
+        }
+        pol_edit e = {eq + 1, b->range.end,
+                      arena_printf(a, " %s %c %s", flat, d == 0 ? '/' : '%', height), 0};
+        vec_push(out, e);
+    }
+    return 0;
+}

@@ -1,0 +1,1 @@
+refused: neighbouring threads along x already read neighbouring elements

@@ -1,0 +1,1 @@
+refused: part of the body comes out of a macro

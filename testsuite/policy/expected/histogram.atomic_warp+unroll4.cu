@@ -1,0 +1,27 @@
+__global__ void histogram(const int *v, int *bins, int n, int nbins)
+{
+    #pragma unroll 4
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        int b = v[i] % nbins;
+        if (b < 0) b += nbins;
+        {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+            int *cl1cc_at = (&bins[b]);
+            int cl1cc_v = (int)(1);
+            unsigned cl1cc_peers = __match_any_sync(__activemask(), (unsigned long long)cl1cc_at);
+            if (cl1cc_peers == 0xffffffffu) { /* the whole warp adds to one address */
+                for (int cl1cc_o = 16; cl1cc_o > 0; cl1cc_o /= 2)
+                    cl1cc_v += __shfl_down_sync(0xffffffffu, cl1cc_v, cl1cc_o);
+                unsigned cl1cc_lane;
+                asm volatile("mov.u32 %0, %%laneid;" : "=r"(cl1cc_lane));
+                if (cl1cc_lane == 0)
+                    atomicAdd(cl1cc_at, cl1cc_v);
+            } else {
+                atomicAdd(cl1cc_at, cl1cc_v);
+            }
+#else
+            atomicAdd(&bins[b], 1);
+#endif
+        }
+    }
+}

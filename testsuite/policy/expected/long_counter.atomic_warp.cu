@@ -1,0 +1,25 @@
+__global__ void long_counter(const long *x, unsigned int *count, long *sum)
+{
+    if (x[threadIdx.x] > 0)
+        {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+            unsigned int *cl1cc_at = (count);
+            unsigned int cl1cc_v = (unsigned int)(1u);
+            unsigned cl1cc_peers = __match_any_sync(__activemask(), (unsigned long long)cl1cc_at);
+            if (cl1cc_peers == 0xffffffffu) { /* the whole warp adds to one address */
+                for (int cl1cc_o = 16; cl1cc_o > 0; cl1cc_o /= 2)
+                    cl1cc_v += __shfl_down_sync(0xffffffffu, cl1cc_v, cl1cc_o);
+                unsigned cl1cc_lane;
+                asm volatile("mov.u32 %0, %%laneid;" : "=r"(cl1cc_lane));
+                if (cl1cc_lane == 0)
+                    atomicAdd(cl1cc_at, cl1cc_v);
+            } else {
+                atomicAdd(cl1cc_at, cl1cc_v);
+            }
+#else
+            atomicAdd(count, 1u);
+#endif
+        }
+    else
+        atomicAdd((unsigned long long *)sum, 1ull);
+}

@@ -1,0 +1,7 @@
+__global__ void __launch_bounds__(256) scale_rows(const float *__restrict__ a, float *__restrict__ b, float alpha)
+{
+    int i = (((unsigned long long)blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x) / ((unsigned long long)gridDim.y * blockDim.y);
+    int j = (((unsigned long long)blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x) % ((unsigned long long)gridDim.y * blockDim.y);
+    if (i < NI && j < NJ)
+        b[i * NJ + j] = alpha * a[i * NJ + j];
+}

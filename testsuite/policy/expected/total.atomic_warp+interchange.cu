@@ -1,0 +1,1 @@
+refused: no "i = blockIdx.x * blockDim.x + threadIdx.x" and "j = blockIdx.y * blockDim.y + threadIdx.y" at the top of the body

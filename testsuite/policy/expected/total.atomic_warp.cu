@@ -1,0 +1,24 @@
+__global__ void total(const float *x, float *sum, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+            float *cl1cc_at = (sum);
+            float cl1cc_v = (float)(x[i]);
+            unsigned cl1cc_peers = __match_any_sync(__activemask(), (unsigned long long)cl1cc_at);
+            if (cl1cc_peers == 0xffffffffu) { /* the whole warp adds to one address */
+                for (int cl1cc_o = 16; cl1cc_o > 0; cl1cc_o /= 2)
+                    cl1cc_v += __shfl_down_sync(0xffffffffu, cl1cc_v, cl1cc_o);
+                unsigned cl1cc_lane;
+                asm volatile("mov.u32 %0, %%laneid;" : "=r"(cl1cc_lane));
+                if (cl1cc_lane == 0)
+                    atomicAdd(cl1cc_at, cl1cc_v);
+            } else {
+                atomicAdd(cl1cc_at, cl1cc_v);
+            }
+#else
+            atomicAdd(sum, x[i]);
+#endif
+        }
+}
