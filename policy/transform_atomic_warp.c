@@ -2,9 +2,11 @@
  * transform_atomic_warp.c: `atomic_warp`: a statement atomicAdd(ADDR, VAL)
  * on a pointer parameter becomes a warp-aggregated atomic.  The lanes of a
  * warp find which of them add to the same address (__match_any_sync);
- * when all 32 do, they sum VAL with shuffles and lane 0 adds once, else
- * each lane adds as before.  Correct for any addresses; faster when whole
- * warps add to one place (a sum into a scalar, a column total).  Float sums
+ * when all 32 do, they sum VAL with a shuffle tree and lane 0 adds once;
+ * otherwise the lowest lane of each group gathers its group's values with
+ * one shuffle per member and adds once.  Correct for any addresses; faster
+ * when many lanes add to one place (a sum into a scalar, a count under a
+ * condition, a column total).  Float sums
  * change their order of additions, which the judge's tolerance covers.
  * Before sm_70 (no __match_any_sync) the original statement stays.
  */
@@ -121,33 +123,55 @@ static const kernel_param *address_param(const kernel *k, const char *addr, aren
     return pol_param(k, arena_strndup(a, s, n));
 }
 
+/* the statement's replacement: lines after "{", each with its indent */
 static const char *aggregated(const char *type, const char *addr, const char *val,
                               const char *indent, const char *nl, arena *a)
 {
-    return arena_printf(
-        a,
-        "{%s"
-        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700%s"
-        "%s    %s *cl1cc_at = (%s);%s"
-        "%s    %s cl1cc_v = (%s)(%s);%s"
-        "%s    unsigned cl1cc_peers = __match_any_sync(__activemask(), (unsigned long long)cl1cc_at);%s"
-        "%s    if (cl1cc_peers == 0xffffffffu) { /* the whole warp adds to one address */%s"
-        "%s        for (int cl1cc_o = 16; cl1cc_o > 0; cl1cc_o /= 2)%s"
-        "%s            cl1cc_v += __shfl_down_sync(0xffffffffu, cl1cc_v, cl1cc_o);%s"
-        "%s        unsigned cl1cc_lane;%s"
-        "%s        asm volatile(\"mov.u32 %%0, %%%%laneid;\" : \"=r\"(cl1cc_lane));%s"
-        "%s        if (cl1cc_lane == 0)%s"
-        "%s            atomicAdd(cl1cc_at, cl1cc_v);%s"
-        "%s    } else {%s"
-        "%s        atomicAdd(cl1cc_at, cl1cc_v);%s"
-        "%s    }%s"
-        "#else%s"
-        "%s    atomicAdd(%s, %s);%s"
-        "#endif%s"
-        "%s}",
-        nl, nl, indent, type, addr, nl, indent, type, type, val, nl, indent, nl, indent, nl, indent,
-        nl, indent, nl, indent, nl, indent, nl, indent, nl, indent, nl, indent, nl, indent, nl,
-        indent, nl, nl, indent, addr, val, nl, nl, indent);
+    const char *lines[] = {
+        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700",
+        "    %T *cl1cc_at = (%A);",
+        "    %T cl1cc_v = (%T)(%V);",
+        "    unsigned cl1cc_peers = __match_any_sync(__activemask(), (unsigned long long)cl1cc_at);",
+        "    unsigned cl1cc_lane;",
+        "    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(cl1cc_lane));",
+        "    if (cl1cc_peers == 0xffffffffu) { /* the whole warp adds to one address */",
+        "        for (int cl1cc_o = 16; cl1cc_o > 0; cl1cc_o /= 2)",
+        "            cl1cc_v += __shfl_down_sync(0xffffffffu, cl1cc_v, cl1cc_o);",
+        "        if (cl1cc_lane == 0)",
+        "            atomicAdd(cl1cc_at, cl1cc_v);",
+        "    } else { /* the lowest lane of each group adds the group's values */",
+        "        unsigned cl1cc_leader = __ffs(cl1cc_peers) - 1;",
+        "        for (unsigned cl1cc_m = cl1cc_peers & (cl1cc_peers - 1); cl1cc_m; cl1cc_m &= cl1cc_m - 1) {",
+        "            %T cl1cc_x = __shfl_sync(cl1cc_peers, cl1cc_v, __ffs(cl1cc_m) - 1);",
+        "            if (cl1cc_lane == cl1cc_leader)",
+        "                cl1cc_v += cl1cc_x;",
+        "        }",
+        "        if (cl1cc_lane == cl1cc_leader)",
+        "            atomicAdd(cl1cc_at, cl1cc_v);",
+        "    }",
+        "#else",
+        "    atomicAdd(%A, %V);",
+        "#endif",
+        NULL};
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{%s", nl);
+    for (int i = 0; lines[i]; i++) {
+        if (lines[i][0] != '#')
+            sb_puts(&sb, indent);
+        for (const char *c = lines[i]; *c; c++) {
+            if (c[0] == '%' && (c[1] == 'T' || c[1] == 'A' || c[1] == 'V')) {
+                sb_puts(&sb, c[1] == 'T' ? type : c[1] == 'A' ? addr : val);
+                c++;
+            } else
+                sb_putc(&sb, *c);
+        }
+        sb_puts(&sb, nl);
+    }
+    sb_printf(&sb, "%s}", indent);
+    const char *text = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return text;
 }
 
 int pol_transform_atomic_warp(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,

@@ -4,7 +4,8 @@
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, tune loop,
-#                      taller grid)
+#                      taller grid, patterns; SKIP_PATTERNS=1: not patterns)
+#   patterns           the pattern programs' test alone (atomic_warp, interchange)
 #   taller             the taller-grid wrapper test alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
@@ -29,6 +30,14 @@ taller() {
         "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/taller.log" 2>&1
     status "gpu_taller_grid" "exit $? ($(tail -n 2 "$OUT/taller.log" | head -n 1))"
 }
+# atomic_warp and interchange on testsuite/bench/patterns (the gpu_patterns
+# test), with the tune table of what it found
+patterns() {
+    GPU_PATTERNS_OUT=$OUT/patterns sh testsuite/tune/gpu_patterns.sh "$cl1cc" testsuite/bench/patterns \
+        >"$OUT/patterns.log" 2>&1
+    status "gpu_patterns" "exit $? ($(tail -n 1 "$OUT/patterns.log"))"
+    python3 testsuite/bench/tune_table.py "$OUT"/patterns/*.json >>"$summary" 2>&1
+}
 stage=${1:-tests}
 [ $# -gt 0 ] && shift
 case "$stage" in
@@ -40,6 +49,10 @@ tests)
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
     taller
+    [ -n "${SKIP_PATTERNS:-}" ] || patterns
+    ;;
+patterns)
+    patterns
     ;;
 tune)
     # few files come back from the device: everything goes into one archive
