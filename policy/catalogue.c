@@ -9,7 +9,7 @@
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
-                                    "atomic_warp", "interchange"};
+                                    "atomic_warp", "interchange", "spread"};
 
 size_t pol_transform_count(void)
 {
@@ -61,6 +61,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_wide_rows(m, k, f, a, out, why);
     if (strcmp(name, "block_reduce") == 0)
         return pol_transform_block_reduce(m, k, f, a, out, why);
+    if (strcmp(name, "spread") == 0)
+        return pol_transform_spread(m, k, f, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)

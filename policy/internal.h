@@ -50,6 +50,16 @@ int pol_param_read_only(const tu_model *m, const kernel *k, const char *name);
 /* no launch site of k passes the same expression for two pointers */
 int pol_launch_sites_distinct(const tu_model *m, const kernel *k);
 
+/* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
+ * (dim 'x', 'y' or 'z'; the terms in any order): its body node and *name,
+ * or -1 (thread_index.c) */
+long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
+                           const char **name);
+/* NULL when nothing in k tells its threads apart but `decls` such
+ * declarations (no other threadIdx, blockIdx, blockDim, gridDim, shared
+ * memory, warp intrinsics, asm); else the first identifier that does */
+const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls);
+
 /* the transforms (transform_*.c): 0 applied, 1 refused (*why) */
 int pol_transform_restrict(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                            pol_edit_vec *out, const char **why);
@@ -82,5 +92,9 @@ int pol_transform_atomic_warp(const tu_model *m, const kernel *k, const pol_fact
 /* the grid's two implicit loops interchanged: lanes take neighbouring j */
 int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                               pol_edit_vec *out, const char **why);
+/* a one-dimensional kernel's threads spread over a grid F times as tall
+ * (F = threads per block / 32): blocks on more SMs */
+int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                         pol_edit_vec *out, const char **why);
 
 #endif

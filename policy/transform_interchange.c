@@ -25,32 +25,6 @@ static int is_ident(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
- * (any order of the terms): the body node, or -1 */
-static long thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
-                              const char **name)
-{
-    char forms[4][96];
-    snprintf(forms[0], 96, "blockIdx.%c*blockDim.%c+threadIdx.%c", dim, dim, dim);
-    snprintf(forms[1], 96, "blockDim.%c*blockIdx.%c+threadIdx.%c", dim, dim, dim);
-    snprintf(forms[2], 96, "threadIdx.%c+blockIdx.%c*blockDim.%c", dim, dim, dim);
-    snprintf(forms[3], 96, "threadIdx.%c+blockDim.%c*blockIdx.%c", dim, dim, dim);
-    for (size_t i = 0; i < k->body.len; i++) {
-        const body_node *b = &k->body.items[i];
-        if (b->kind != BODY_ASSIGN || strcmp(b->op, "decl") != 0 || b->parent != -1 ||
-            b->range.in_macro)
-            continue;
-        const char *s = pol_squeeze(pol_text(m, &b->range, a), a);
-        const char *eq = strchr(s, '=');
-        for (int f = 0; eq && f < 4; f++)
-            if (strcmp(eq + 1, forms[f]) == 0) {
-                *name = pol_squeeze(pol_text(m, &b->target, a), a);
-                return (long)i;
-            }
-    }
-    return -1;
-}
-
 /* the identifier at s[at, at + n) is a factor of a product: '*' next to
  * it, or next to a parenthesis group holding it ("(i + 1) * n") */
 static int multiplied(const char *s, size_t at, size_t n)
@@ -104,12 +78,6 @@ static int occurrence(const char *sq, const char *name)
     return how;
 }
 
-static const char *const distinguishing[] = {
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "__shared__", "__syncwarp", "__shfl_sync",
-    "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-    "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
-    "warpSize", "asm", NULL};
-
 int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                               pol_edit_vec *out, const char **why)
 {
@@ -117,21 +85,17 @@ int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_fact
     size_t len;
     const char *text = pol_file_text(m, &k->decl_range, &len);
     const char *x_var = NULL, *y_var = NULL;
-    long x_decl = text ? thread_index_decl(m, k, 'x', a, &x_var) : -1;
-    long y_decl = text ? thread_index_decl(m, k, 'y', a, &y_var) : -1;
+    long x_decl = text ? pol_thread_index_decl(m, k, 'x', a, &x_var) : -1;
+    long y_decl = text ? pol_thread_index_decl(m, k, 'y', a, &y_var) : -1;
     if (x_decl < 0 || y_decl < 0) {
         *why = "no \"i = blockIdx.x * blockDim.x + threadIdx.x\" and \"j = blockIdx.y * blockDim.y + "
                "threadIdx.y\" at the top of the body";
         return 1;
     }
-    /* each of threadIdx, blockIdx and blockDim twice (the two declarations) */
-    for (int d = 0; distinguishing[d]; d++) {
-        size_t uses = pol_count_identifier(text, k->body_range.begin, k->body_range.end,
-                                           distinguishing[d]);
-        if (uses != (d < 3 ? 2u : 0u)) {
-            *why = arena_printf(a, "something else tells the threads apart (%s)", distinguishing[d]);
-            return 1;
-        }
+    const char *other = pol_other_thread_identity(m, k, 2);
+    if (other) {
+        *why = arena_printf(a, "something else tells the threads apart (%s)", other);
+        return 1;
     }
     for (size_t i = 0; i < k->body.len; i++)
         if (k->body.items[i].kind == BODY_SYNC) {

@@ -1,0 +1,58 @@
+/*
+ * thread_index.c: a kernel's thread indices ("int i = blockIdx.x *
+ * blockDim.x + threadIdx.x") and whether anything else in it tells its
+ * threads apart: what the transforms that renumber threads (interchange,
+ * spread) need to know.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
+ * (any order of the terms): the body node, or -1 */
+long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
+                           const char **name)
+{
+    char forms[4][96];
+    snprintf(forms[0], 96, "blockIdx.%c*blockDim.%c+threadIdx.%c", dim, dim, dim);
+    snprintf(forms[1], 96, "blockDim.%c*blockIdx.%c+threadIdx.%c", dim, dim, dim);
+    snprintf(forms[2], 96, "threadIdx.%c+blockIdx.%c*blockDim.%c", dim, dim, dim);
+    snprintf(forms[3], 96, "threadIdx.%c+blockDim.%c*blockIdx.%c", dim, dim, dim);
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *b = &k->body.items[i];
+        if (b->kind != BODY_ASSIGN || strcmp(b->op, "decl") != 0 || b->parent != -1 ||
+            b->range.in_macro)
+            continue;
+        const char *s = pol_squeeze(pol_text(m, &b->range, a), a);
+        const char *eq = strchr(s, '=');
+        for (int f = 0; eq && f < 4; f++)
+            if (strcmp(eq + 1, forms[f]) == 0) {
+                *name = pol_squeeze(pol_text(m, &b->target, a), a);
+                return (long)i;
+            }
+    }
+    return -1;
+}
+
+static const char *const distinguishing[] = {
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "__shared__", "__syncwarp", "__shfl_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
+    "warpSize", "asm", NULL};
+
+const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls)
+{
+    size_t len;
+    const char *text = pol_file_text(m, &k->body_range, &len);
+    if (!text)
+        return "no source text";
+    /* threadIdx, blockIdx and blockDim once in each declaration */
+    for (int d = 0; distinguishing[d]; d++) {
+        size_t uses = pol_count_identifier(text, k->body_range.begin, k->body_range.end,
+                                           distinguishing[d]);
+        if (uses != (d < 3 ? decls : 0u))
+            return distinguishing[d];
+    }
+    return NULL;
+}
