@@ -5,7 +5,7 @@
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, tune loop,
 #                      taller grid, patterns; SKIP_PATTERNS=1: not patterns)
-#   patterns           the pattern programs' test alone (atomic_warp, interchange)
+#   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
@@ -30,7 +30,7 @@ taller() {
         "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/taller.log" 2>&1
     status "gpu_taller_grid" "exit $? ($(tail -n 2 "$OUT/taller.log" | head -n 1))"
 }
-# atomic_warp and interchange on testsuite/bench/patterns (the gpu_patterns
+# atomic_warp, interchange and spread on testsuite/bench/patterns (the gpu_patterns
 # test), with the tune table of what it found
 patterns() {
     GPU_PATTERNS_OUT=$OUT/patterns sh testsuite/tune/gpu_patterns.sh "$cl1cc" testsuite/bench/patterns \

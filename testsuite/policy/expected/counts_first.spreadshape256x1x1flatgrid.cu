@@ -1,0 +1,1 @@
+refused: a statement comes before the thread index's declaration

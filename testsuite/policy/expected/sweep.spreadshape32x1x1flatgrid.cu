@@ -1,0 +1,1 @@
+refused: the captured blocks are not one-dimensional with at least two warps
