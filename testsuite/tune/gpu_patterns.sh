@@ -6,7 +6,8 @@
 # kernels must improve with interchange, the row sweep with spread; then
 # the nvcc wrapper applies what was found and each program prints what the
 # plain nvcc build prints.  Skipped (77), with a line saying so, without a
-# GPU.  GPU_PATTERNS_OUT=DIR keeps the tune JSON summaries there.
+# GPU.  GPU_PATTERNS_OUT=DIR keeps the tune JSON summaries there;
+# GPU_PATTERNS_ONLY="sweep ..." runs only those programs.
 set -u
 cl1cc=$(readlink -f "$1") patterns=$(readlink -f "$2")
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -25,6 +26,7 @@ for case in "atomics count_above:- sum_values:atomic_warp histogram:atomic_warp"
     set -- $case
     prog=$1
     shift
+    case " ${GPU_PATTERNS_ONLY:-$prog} " in *" $prog "*) ;; *) continue ;; esac
     cp "$patterns/$prog/$prog.cu" "$work/"
     (cd "$work" && nvcc $flags -o "$prog.plain" "$prog.cu" && "./$prog.plain" >"$prog.plain.txt") ||
         { echo "FAIL: $prog: plain build"; fail=1; continue; }
