@@ -1,0 +1,110 @@
+#!/bin/sh
+# emulate.sh POL_TOOL SRC_DIR: the variants of spread and interchange
+# compute what the original kernel computes, element for element, on grids
+# of several shapes (block sizes that divide and do not, grid heights 1..9
+# for spread's copy), run on the CPU through emulate.h with g++.
+set -u
+tool=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cxx=${CXX:-g++}
+command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+variant() { # FIXTURE KERNEL COMBO FLAGS...: the variant renamed KERNEL_variant
+    fixture=$1 kernel=$2 combo=$3
+    shift 3
+    "$tool" "$src/fixtures/$fixture" "$kernel" "$combo" "$@" >"$tmp/v.cu" || exit 1
+    if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $kernel $combo: $(cat "$tmp/v.cu")"; exit 1; fi
+    sed "s/void $kernel(/void ${kernel}_variant(/" "$tmp/v.cu"
+}
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/spread.cu"
+    variant spread.cu sweep spread --shape 256,1,1 --flat-grid
+    variant spread.cu column_mean spread --shape 1024,1,1 --flat-grid
+    cat <<'CPP'
+static int check_sweep(unsigned blocks, unsigned threads, unsigned height)
+{
+    size_t n = (size_t)N * N;
+    float *x0 = new float[n], *x1 = new float[n], *a = new float[n], *b = new float[n];
+    emu_fill(x0, n, 1), emu_fill(x1, n, 1), emu_fill(a, n, 2), emu_fill(b, n, 3);
+    emu_launch({blocks, 1, 1}, {threads, 1, 1}, [&] { sweep(x0, a, b); });
+    emu_launch({blocks, height, 1}, {threads, 1, 1}, [&] { sweep_variant(x1, a, b); });
+    char what[96];
+    snprintf(what, sizeof what, "sweep, %u blocks of %u, grid %u high", blocks, threads, height);
+    int bad = emu_same(what, x0, x1, n * sizeof *x0);
+    delete[] x0, delete[] x1, delete[] a, delete[] b;
+    return bad;
+}
+static int check_mean(unsigned threads, unsigned height)
+{
+    int m = 3000, rows = 7;
+    double *data = new double[(size_t)m * rows], *m0 = new double[m], *m1 = new double[m];
+    emu_fill(data, (size_t)m * rows, 4), emu_fill(m0, m, 5), emu_fill(m1, m, 5);
+    unsigned blocks = (m + threads - 1) / threads;
+    emu_launch({blocks, 1, 1}, {threads, 1, 1}, [&] { column_mean(m, rows, data, m0); });
+    emu_launch({blocks, height, 1}, {threads, 1, 1}, [&] { column_mean_variant(m, rows, data, m1); });
+    char what[96];
+    snprintf(what, sizeof what, "column_mean, blocks of %u, grid %u high", threads, height);
+    int bad = emu_same(what, m0, m1, m * sizeof *m0);
+    delete[] data, delete[] m0, delete[] m1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    for (unsigned h = 1; h <= 9; h++, runs += 3) {
+        bad |= check_sweep(4, 256, h);
+        bad |= check_sweep(11, 100, h); /* 100 threads: slices that do not divide */
+        bad |= check_mean(h == 9 ? 1024 : 96 + 32 * h, h);
+    }
+    printf("spread: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/spread.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/transposed.cu"
+    variant transposed.cu scale_rows interchange
+    variant transposed.cu smooth interchange
+    cat <<'CPP'
+static int check(emu_dim3 grid, emu_dim3 block)
+{
+    size_t n = (size_t)NI * NJ;
+    float *a = new float[n], *b0 = new float[n], *b1 = new float[n];
+    emu_fill(a, n, 6), emu_fill(b0, n, 7), emu_fill(b1, n, 7);
+    emu_launch(grid, block, [&] { scale_rows(a, b0, 1.5f); });
+    emu_launch(grid, block, [&] { scale_rows_variant(a, b1, 1.5f); });
+    char what[128];
+    snprintf(what, sizeof what, "scale_rows, grid %ux%u of %ux%u", grid.x, grid.y, block.x, block.y);
+    int bad = emu_same(what, b0, b1, n * sizeof *b0);
+    int sn = 300;
+    double *in = new double[sn * sn], *w = new double[sn], *o0 = new double[sn * sn], *o1 = new double[sn * sn];
+    emu_fill(in, sn * sn, 8), emu_fill(w, sn, 9), emu_fill(o0, sn * sn, 10), emu_fill(o1, sn * sn, 10);
+    emu_dim3 g2 = {(sn + block.x - 1) / block.x, (sn + block.y - 1) / block.y, 1};
+    emu_launch(g2, block, [&] { smooth(sn, in, w, o0); });
+    emu_launch(g2, block, [&] { smooth_variant(sn, in, w, o1); });
+    snprintf(what, sizeof what, "smooth, grid %ux%u of %ux%u", g2.x, g2.y, block.x, block.y);
+    bad |= emu_same(what, o0, o1, sn * sn * sizeof *o0);
+    delete[] a, delete[] b0, delete[] b1, delete[] in, delete[] w, delete[] o0, delete[] o1;
+    return bad;
+}
+int main()
+{
+    int bad = check({32, 128, 1}, {32, 8, 1});
+    bad |= check({64, 64, 1}, {16, 16, 1});
+    bad |= check({40, 30, 1}, {30, 40, 1}); /* a grid larger than the arrays */
+    bad |= check({1024, 1, 1}, {1, 1024, 1});
+    printf("interchange: 8 emulated runs\n");
+    return bad;
+}
+CPP
+} >"$tmp/interchange.cpp"
+fail=0
+for t in spread interchange; do
+    if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
+        echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
+    fi
+    "$tmp/$t" || fail=1
+done
+exit $fail
