@@ -7,6 +7,8 @@
 
 #include "builtin.h"
 
+/* c can be part of an identifier (a letter, a digit, '_') */
+int pol_ident_char(int c);
 /* the file's bytes, or NULL */
 const char *pol_file_text(const tu_model *m, const src_range *r, size_t *len);
 /* the text of r in a ("" when unavailable) */

@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-static int ident_char(int c)
+int pol_ident_char(int c)
 {
     return c == '_' || isalnum((unsigned char)c);
 }
@@ -36,9 +36,9 @@ size_t pol_count_identifier(const char *text, size_t begin, size_t end, const ch
     for (size_t i = begin; i + n <= end; i++) {
         if (memcmp(text + i, name, n) != 0)
             continue;
-        if (i > 0 && ident_char(text[i - 1]))
+        if (i > 0 && pol_ident_char(text[i - 1]))
             continue;
-        if (i + n < end && ident_char(text[i + n]))
+        if (i + n < end && pol_ident_char(text[i + n]))
             continue;
         count++;
     }
@@ -63,9 +63,9 @@ size_t pol_identifiers(const char *s, arena *a, const char ***out)
 {
     VEC(const char *) ids = {0};
     for (size_t i = 0; s[i];) {
-        if (ident_char(s[i]) && !isdigit((unsigned char)s[i])) {
+        if (pol_ident_char(s[i]) && !isdigit((unsigned char)s[i])) {
             size_t j = i;
-            while (ident_char(s[j]))
+            while (pol_ident_char(s[j]))
                 j++;
             const char *id = arena_strndup(a, s + i, j - i);
             int seen = 0;
@@ -75,7 +75,7 @@ size_t pol_identifiers(const char *s, arena *a, const char ***out)
                 vec_push(&ids, id);
             i = j;
         } else if (isdigit((unsigned char)s[i])) {
-            while (ident_char(s[i]) || s[i] == '.')
+            while (pol_ident_char(s[i]) || s[i] == '.')
                 i++;
         } else {
             i++;

@@ -69,11 +69,6 @@ static int two_arguments(const char *text, size_t open, size_t close, arena *a, 
     return **first && **second ? 0 : 1;
 }
 
-static int is_ident(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* the call starts a statement: after '{', ';', '}', "else", or the ')' of
  * an if, for or while (not a cast such as "(void)") */
 static int starts_statement(const char *text, size_t at)
@@ -86,7 +81,7 @@ static int starts_statement(const char *text, size_t at)
     char c = text[at - 1];
     if (c == '{' || c == ';' || c == '}')
         return 1;
-    if (at >= 4 && memcmp(text + at - 4, "else", 4) == 0 && (at == 4 || !is_ident(text[at - 5])))
+    if (at >= 4 && memcmp(text + at - 4, "else", 4) == 0 && (at == 4 || !pol_ident_char(text[at - 5])))
         return 1;
     if (c != ')')
         return 0;
@@ -102,7 +97,7 @@ static int starts_statement(const char *text, size_t at)
     while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t'))
         i--;
     size_t end = i;
-    while (i > 0 && is_ident(text[i - 1]))
+    while (i > 0 && pol_ident_char(text[i - 1]))
         i--;
     size_t n = end - i;
     return (n == 2 && memcmp(text + i, "if", 2) == 0) || (n == 3 && memcmp(text + i, "for", 3) == 0) ||
@@ -116,7 +111,7 @@ static const kernel_param *address_param(const kernel *k, const char *addr, aren
     int address_of = *s == '&';
     s += address_of;
     size_t n = 0;
-    while (is_ident(s[n]))
+    while (pol_ident_char(s[n]))
         n++;
     if (!n || (address_of ? s[n] != '[' : (s[n] && s[n] != '+')))
         return NULL;

@@ -20,11 +20,6 @@
 
 #include "internal.h"
 
-static int is_ident(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* the identifier at s[at, at + n) is a factor of a product: '*' next to
  * it, or next to a parenthesis group holding it ("(i + 1) * n") */
 static int multiplied(const char *s, size_t at, size_t n)
@@ -47,7 +42,7 @@ static int multiplied(const char *s, size_t at, size_t n)
         }
         if (depth >= 0 || s[b] != '(')
             return 0; /* none, or a subscript's bracket */
-        if (b > 0 && is_ident(s[b - 1]))
+        if (b > 0 && pol_ident_char(s[b - 1]))
             return 0; /* a call's arguments */
         depth = 0;
         size_t e = end;
@@ -71,7 +66,7 @@ static int occurrence(const char *sq, const char *name)
     int how = 0;
     for (const char *p = strstr(sq, name); p; p = strstr(p + 1, name)) {
         size_t at = (size_t)(p - sq);
-        if ((at > 0 && (is_ident(sq[at - 1]) || sq[at - 1] == '.')) || is_ident(sq[at + n]))
+        if ((at > 0 && (pol_ident_char(sq[at - 1]) || sq[at - 1] == '.')) || pol_ident_char(sq[at + n]))
             continue;
         how |= multiplied(sq, at, n) ? 2 : 1;
     }
