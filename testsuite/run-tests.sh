@@ -20,4 +20,7 @@ for config in release asan; do
     # it on, and let libclang's own caches (freed at exit) be suppressed
     ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$(pwd)/testsuite/lsan.supp" \
         ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+    # what each skipped GPU test said about why
+    awk '/^[0-9]+\/[0-9]+ Test: / { name = $3 } /^SKIPPED: / { print "skipped " name ": " substr($0, 10) }' \
+        "$dir/Testing/Temporary/LastTest.log"
 done
