@@ -59,7 +59,9 @@ long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *
                            const char **name);
 /* NULL when nothing in k tells its threads apart but `decls` such
  * declarations (no other threadIdx, blockIdx, blockDim, gridDim, shared
- * memory, warp intrinsics, asm); else the first identifier that does */
+ * memory, warp intrinsics, asm, and no call but to math functions, atomics
+ * and "__" intrinsics, since a device function could read them); else the
+ * first identifier that does */
 const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls);
 
 /* the transforms (transform_*.c): 0 applied, 1 refused (*why) */

@@ -41,8 +41,34 @@ static const char *const distinguishing[] = {
     "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
     "warpSize", "asm", NULL};
 
+/* callees that cannot read the thread's identity: CUDA's math library
+ * (float forms with a trailing 'f'), min/max/abs, atomics and "__"
+ * intrinsics (the warp ones are in `distinguishing`) */
+static int identity_free_call(const char *callee)
+{
+    static const char *const math[] = {
+        "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p",
+        "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs",
+        "fmin", "fmax", "fma", "floor", "ceil", "round", "trunc", "fmod", "erf", "erfc", "hypot",
+        "min", "max", "abs", "llabs", "labs", NULL};
+    if (strncmp(callee, "__", 2) == 0 || strncmp(callee, "atomic", 6) == 0)
+        return 1;
+    size_t n = strlen(callee);
+    for (int i = 0; math[i]; i++) {
+        size_t m = strlen(math[i]);
+        if (strncmp(callee, math[i], m) == 0 && (n == m || (n == m + 1 && callee[m] == 'f')))
+            return 1;
+    }
+    return 0;
+}
+
 const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls)
 {
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *c = &k->body.items[i];
+        if (c->kind == BODY_CALL && (!c->callee || !identity_free_call(c->callee)))
+            return c->callee ? c->callee : "a call through a pointer";
+    }
     size_t len;
     const char *text = pol_file_text(m, &k->body_range, &len);
     if (!text)

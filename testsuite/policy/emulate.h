@@ -13,6 +13,7 @@ struct emu_dim3 {
 };
 static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __global__
+#define __device__
 #define __restrict__
 #define __shared__ static
 

@@ -1,0 +1,1 @@
+refused: something else tells the threads apart (row_total)
