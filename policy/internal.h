@@ -53,10 +53,14 @@ int pol_param_read_only(const tu_model *m, const kernel *k, const char *name);
 int pol_launch_sites_distinct(const tu_model *m, const kernel *k);
 
 /* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
- * (dim 'x', 'y' or 'z'; the terms in any order): its body node and *name,
- * or -1 (thread_index.c) */
+ * (dim 'x', 'y' or 'z'; the terms in any order): its body node, *name and
+ * *initializer (the file offset just after its '='), or -1
+ * (thread_index.c) */
 long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
-                           const char **name);
+                           const char **name, size_t *initializer);
+/* the edit that makes a variant's first line state the taller-grid rule
+ * (core/launch_rule.h): grid.y times factor */
+pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena *a);
 /* NULL when nothing in k tells its threads apart but `decls` such
  * declarations (no other threadIdx, blockIdx, blockDim, gridDim, shared
  * memory, warp intrinsics, asm, and no call but to math functions, atomics

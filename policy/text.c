@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "launch_rule.h"
 
 int pol_ident_char(int c)
 {
@@ -240,3 +241,14 @@ int pol_launch_sites_distinct(const tu_model *m, const kernel *k)
     return 1;
 }
 
+
+pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena *a)
+{
+    size_t len;
+    const char *text = pol_file_text(m, &k->decl_range, &len);
+    pol_edit e = {k->decl_range.begin, k->decl_range.begin,
+                  arena_printf(a, "%s%d */%s", CL1_GRID_Y_MARKER, factor,
+                               text ? pol_newline(text, len, k->decl_range.begin) : "\n"),
+                  0};
+    return e;
+}

@@ -10,9 +10,10 @@
 #include "internal.h"
 
 /* the top-level declaration "T v = blockIdx.D * blockDim.D + threadIdx.D"
- * (any order of the terms): the body node, or -1 */
+ * (any order of the terms): the body node, or -1; *initializer is the
+ * file offset just after its '=' */
 long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *a,
-                           const char **name)
+                           const char **name, size_t *initializer)
 {
     char forms[4][96];
     snprintf(forms[0], 96, "blockIdx.%c*blockDim.%c+threadIdx.%c", dim, dim, dim);
@@ -28,7 +29,14 @@ long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *
         const char *eq = strchr(s, '=');
         for (int f = 0; eq && f < 4; f++)
             if (strcmp(eq + 1, forms[f]) == 0) {
+                size_t len, at = b->target.end;
+                const char *text = pol_file_text(m, &b->range, &len);
+                while (text && at < b->range.end && text[at] != '=')
+                    at++;
+                if (!text || at >= b->range.end)
+                    return -1;
                 *name = pol_squeeze(pol_text(m, &b->target, a), a);
+                *initializer = at + 1;
                 return (long)i;
             }
     }

@@ -80,8 +80,9 @@ int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_fact
     size_t len;
     const char *text = pol_file_text(m, &k->decl_range, &len);
     const char *x_var = NULL, *y_var = NULL;
-    long x_decl = text ? pol_thread_index_decl(m, k, 'x', a, &x_var) : -1;
-    long y_decl = text ? pol_thread_index_decl(m, k, 'y', a, &y_var) : -1;
+    size_t init[2] = {0, 0};
+    long x_decl = text ? pol_thread_index_decl(m, k, 'x', a, &x_var, &init[0]) : -1;
+    long y_decl = text ? pol_thread_index_decl(m, k, 'y', a, &y_var, &init[1]) : -1;
     if (x_decl < 0 || y_decl < 0) {
         *why = "no \"i = blockIdx.x * blockDim.x + threadIdx.x\" and \"j = blockIdx.y * blockDim.y + "
                "threadIdx.y\" at the top of the body";
@@ -121,14 +122,7 @@ int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_fact
     const long decls[2] = {x_decl, y_decl};
     for (int d = 0; d < 2; d++) {
         const body_node *b = &k->body.items[decls[d]];
-        size_t eq = b->target.end;
-        while (eq < b->range.end && text[eq] != '=')
-            eq++;
-        if (eq >= b->range.end) {
-            *why = "a thread index declared without '='";
-            return 1;
-        }
-        pol_edit e = {eq + 1, b->range.end,
+        pol_edit e = {init[d], b->range.end,
                       arena_printf(a, " %s %c %s", flat, d == 0 ? '/' : '%', height), 0};
         vec_push(out, e);
     }

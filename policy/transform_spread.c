@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "launch_rule.h"
 
 int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                          pol_edit_vec *out, const char **why)
@@ -35,7 +34,8 @@ int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f,
     size_t len;
     const char *text = pol_file_text(m, &k->decl_range, &len);
     const char *var = NULL;
-    long decl = text ? pol_thread_index_decl(m, k, 'x', a, &var) : -1;
+    size_t init = 0;
+    long decl = text ? pol_thread_index_decl(m, k, 'x', a, &var, &init) : -1;
     if (decl < 0) {
         *why = "no \"i = blockIdx.x * blockDim.x + threadIdx.x\" at the top of the body";
         return 1;
@@ -72,13 +72,6 @@ int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f,
         *why = "a statement comes before the thread index's declaration";
         return 1;
     }
-    size_t eq = b->target.end;
-    while (eq < b->range.end && text[eq] != '=')
-        eq++;
-    if (eq >= b->range.end) {
-        *why = "the thread index is declared without '='";
-        return 1;
-    }
     int blanks;
     size_t ls = pol_line_start(text, b->range.begin, &blanks);
     const char *indent = blanks ? pol_indent(text, ls, a) : "    ";
@@ -91,13 +84,9 @@ int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f,
                                   "%s    return;%s%s",
                                   nl, indent, nl, indent, nl, indent),
                      0};
-    pol_edit index = {eq + 1, b->range.end,
+    pol_edit index = {init, b->range.end,
                       " blockIdx.x * blockDim.x + (blockIdx.y * cl1cc_slice + threadIdx.x)", 0};
-    pol_edit marker = {k->decl_range.begin, k->decl_range.begin,
-                       arena_printf(a, "%s%d */%s", CL1_GRID_Y_MARKER, factor,
-                                    pol_newline(text, len, k->decl_range.begin)),
-                       0};
-    vec_push(out, marker);
+    vec_push(out, pol_grid_y_marker(m, k, factor, a));
     vec_push(out, head);
     vec_push(out, index);
     return 0;

@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "launch_rule.h"
 #include "stage_plan.h"
 
 /* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
@@ -295,10 +294,7 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
     sb_puts(&sb, "\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), "blockIdx.y == 0", a, out);
     sb_free(&sb);
-    pol_edit marker = {k->decl_range.begin, k->decl_range.begin,
-                       arena_printf(a, "%s32 */%s", CL1_GRID_Y_MARKER,
-                                    pol_newline(p.text, p.len, k->decl_range.begin)), 0};
-    vec_push(out, marker);
+    vec_push(out, pol_grid_y_marker(m, k, 32, a));
     sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
     return 0;
 }
