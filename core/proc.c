@@ -328,6 +328,7 @@ static void on_wait_signal(int sig)
 typedef struct wait_signal_state {
     struct sigaction old[N_WAIT_SIGNALS];
     int changed[N_WAIT_SIGNALS];
+    int ignored[N_WAIT_SIGNALS]; /* set to SIG_IGN for the wait */
     sigset_t wait_mask; /* the mask ppoll waits with: the caller's own */
 } wait_signal_state;
 
@@ -336,25 +337,40 @@ static void wait_signals_install(wait_signal_state *ws, int same_group)
     caught_signal = 0;
     for (size_t i = 0; i < N_WAIT_SIGNALS; i++) {
         int sig = wait_signals[i];
-        ws->changed[i] = 0;
+        ws->changed[i] = ws->ignored[i] = 0;
         if (sigaction(sig, NULL, &ws->old[i]) != 0 || ws->old[i].sa_handler == SIG_IGN)
             continue; /* nohup and background jobs keep ignoring them */
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sigfillset(&sa.sa_mask);
         sa.sa_handler = same_group && (sig == SIGINT || sig == SIGQUIT) ? SIG_IGN : on_wait_signal;
-        if (sigaction(sig, &sa, NULL) == 0)
+        if (sigaction(sig, &sa, NULL) == 0) {
             ws->changed[i] = 1;
-        else
+            ws->ignored[i] = sa.sa_handler == SIG_IGN;
+        } else
             log_warn("sigaction %d: %s", sig, strerror(errno));
     }
 }
 
+/* A signal ignored for the wait but sent while it was blocked (outside
+ * ppoll) stays pending on Linux, and would reach the restored handler once
+ * the caller's mask comes back; setting SIG_IGN again discards it (POSIX
+ * sigaction), so ^C during the wait ends the child only, whenever it came. */
 static void wait_signals_restore(wait_signal_state *ws)
 {
-    for (size_t i = 0; i < N_WAIT_SIGNALS; i++)
-        if (ws->changed[i] && sigaction(wait_signals[i], &ws->old[i], NULL) != 0)
+    for (size_t i = 0; i < N_WAIT_SIGNALS; i++) {
+        if (!ws->changed[i])
+            continue;
+        if (ws->ignored[i]) {
+            struct sigaction ign;
+            memset(&ign, 0, sizeof ign);
+            ign.sa_handler = SIG_IGN;
+            sigemptyset(&ign.sa_mask);
+            (void)sigaction(wait_signals[i], &ign, NULL);
+        }
+        if (sigaction(wait_signals[i], &ws->old[i], NULL) != 0)
             log_warn("sigaction %d: %s", wait_signals[i], strerror(errno));
+    }
 }
 
 static void set_mask(const sigset_t *mask)

@@ -589,6 +589,40 @@ static void test_sigint_same(void)
     helper_close(&out);
 }
 
+/* A ^C that came during the wait while cl1cc had SIGINT blocked (between
+ * two polls, as when the child's exec woke it and the child died of the same
+ * ^C) is ignored like the rest: it is not left pending for the handler that
+ * comes back after the wait.  The caller's mask blocks SIGINT here, so every
+ * SIGINT of the wait comes while blocked: deterministic. */
+static void test_sigint_pending(void)
+{
+    sigset_t intr, old, pending;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    struct sigaction mark, saved, after;
+    memset(&mark, 0, sizeof mark);
+    mark.sa_handler = SIG_DFL;
+    sigemptyset(&mark.sa_mask);
+    CHECK(sigaction(SIGINT, &mark, &saved) == 0);
+    CHECK(sigprocmask(SIG_BLOCK, &intr, &old) == 0);
+    const char *a[] = {"sh", "-c", "kill -INT $PPID; exit 5", NULL};
+    proc_result r;
+    int rc = proc_run(a, NULL, &r);
+    CHECK(rc == 0 && r.exited && r.exit_code == 5);
+    proc_result_free(&r);
+    CHECK(sigpending(&pending) == 0);
+    int left = sigismember(&pending, SIGINT);
+    CHECK(left == 0);
+    CHECK(sigaction(SIGINT, NULL, &after) == 0 && after.sa_handler == SIG_DFL);
+    if (left) { /* drop it, so that the test reports instead of dying */
+        struct sigaction ign = mark;
+        ign.sa_handler = SIG_IGN;
+        sigaction(SIGINT, &ign, NULL);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGINT, &saved, NULL);
+}
+
 /* SIGINT to cl1cc whose child runs in a group of its own (the terminal cannot
  * reach it): passed on, then cl1cc dies of SIGINT after cleaning up. */
 static void test_sigint_group(void)
@@ -814,6 +848,7 @@ int main(int argc, char **argv)
         {"closed_stdio", test_closed_stdio},
         {"forward_group", test_forward_group}, {"forward_same", test_forward_same},
         {"sigint_same", test_sigint_same}, {"sigint_group", test_sigint_group},
+        {"sigint_pending", test_sigint_pending},
         {"tempfiles_exit", test_tempfiles_exit}, {"tempfiles_signal", test_tempfiles_signal},
         {"spawn", test_spawn},
     };
