@@ -23,6 +23,7 @@
 #include "launch_rule.h"
 #include "proc.h"
 #include "rewrite.h"
+#include "splice_launch.h"
 #include "tunedb.h"
 
 /* ---- where and for what ------------------------------------------------- */
@@ -265,11 +266,6 @@ static int launch_changes(const tu_model *m, size_t kernel_index, const char *js
 {
     if (!json || !*json)
         return 0;
-    if (launch_rule_edits_grid_y(json) > 1) {
-        sb_puts(why, "it is made for a taller grid (core/launch_rule.h): the nvcc wrapper "
-                     "launches it as a copy; cl1cc rewrite does not yet");
-        return -1;
-    }
     cJSON *root = cJSON_Parse(json);
     if (!root || (!cJSON_IsArray(root) && !cJSON_IsNull(root))) {
         sb_puts(why, "its launch_edits are not a JSON array");
@@ -345,6 +341,36 @@ static int launch_changes(const tu_model *m, size_t kernel_index, const char *js
     return rc;
 }
 
+/* A variant for a grid f times as tall (core/launch_rule.h), as the wrapper
+ * applies it (driver/splice_launch.h): the kernel stays and the copy goes in
+ * after it, so the "variant" that replaces the definition is the definition
+ * itself and the copy; each launch site that can pick the copy is a launch
+ * change of its own (the whole launch).  0, or -1 with the reason in why. */
+static int taller_grid_changes(const tu_model *m, size_t kernel_index, const char *variant, int f,
+                               arena *a, const char **replacement, launch_change_vec *out,
+                               strbuf *why)
+{
+    const kernel *k = &m->kernels.items[kernel_index];
+    const source_file *sf = model_file(m, m->main_file);
+    rw_edit_vec sites = {0};
+    const char *copy = NULL;
+    if (!sf || !taller_grid_plan(m, kernel_index, variant, f, a, &sites, &copy, why)) {
+        if (!sf)
+            sb_puts(why, "its text was not kept by the frontend");
+        vec_free(&sites);
+        return -1;
+    }
+    *replacement = arena_printf(a, "%.*s%s", (int)(k->decl_range.end - k->decl_range.begin),
+                                sf->text + k->decl_range.begin, copy);
+    for (size_t i = 0; i < sites.len; i++) {
+        rw_launch_change c = {sites.items[i].begin, sites.items[i].end,
+                              sites.items[i].replacement};
+        vec_push(out, c);
+    }
+    vec_free(&sites);
+    return 0;
+}
+
 static int overlaps_any(const span_vec *taken, size_t begin, size_t end)
 {
     for (size_t i = 0; i < taken->len; i++)
@@ -396,7 +422,12 @@ static int plan_kernels(plan_state *ps, const char *path, const char *real, cons
         launch_change_vec launches = {0};
         strbuf why;
         sb_init(&why);
-        if (launch_changes(m, i, v.launch_edits, a, &launches, &why) != 0) {
+        const char *replacement = v.source;
+        int taller = launch_rule_edits_grid_y(v.launch_edits);
+        int planned = taller > 1 ? taller_grid_changes(m, i, v.source, taller, a, &replacement,
+                                                       &launches, &why)
+                                 : launch_changes(m, i, v.launch_edits, a, &launches, &why);
+        if (planned != 0) {
             note(ps, "%s:%u: kernel %s: its verified variant is not applied: %s", path, info.line,
                  k->qualified_name, sb_str(&why));
             sb_free(&why);
@@ -429,7 +460,7 @@ static int plan_kernels(plan_state *ps, const char *path, const char *real, cons
         memset(&c, 0, sizeof c);
         c.begin = k->decl_range.begin;
         c.end = k->decl_range.end;
-        c.variant = v.source;
+        c.variant = replacement;
         c.prov.kernel = k->qualified_name;
         c.prov.speedup = v.speedup;
         strbuf archs;

@@ -23,8 +23,8 @@ static int names_plainly(const char *called, const char *name)
     return c == n || (c >= n + 2 && strncmp(called + c - n - 2, "::", 2) == 0);
 }
 
-size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                          arena *a, rw_edit_vec *out, strbuf *why)
+size_t taller_grid_plan(const tu_model *m, size_t kernel_index, const char *variant, int f,
+                        arena *a, rw_edit_vec *out, const char **copy_text, strbuf *why)
 {
     const kernel *k = &m->kernels.items[kernel_index];
     const source_file *sf = model_file(m, m->main_file);
@@ -61,9 +61,20 @@ size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *va
         sb_puts(why, "no launch site after the definition could be edited");
         return 0;
     }
-    rw_edit e = {k->decl_range.end, k->decl_range.end,
-                 arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
-                              k->name, f, copy)};
-    vec_push(out, e);
+    *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
+                              k->name, f, copy);
+    return sites;
+}
+
+size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
+                          arena *a, rw_edit_vec *out, strbuf *why)
+{
+    const char *copy = NULL;
+    size_t sites = taller_grid_plan(m, kernel_index, variant, f, a, out, &copy, why);
+    if (sites) {
+        const kernel *k = &m->kernels.items[kernel_index];
+        rw_edit e = {k->decl_range.end, k->decl_range.end, copy};
+        vec_push(out, e);
+    }
     return sites;
 }

@@ -1,6 +1,6 @@
 /*
- * splice_launch.h: how the wrapper applies a variant made for a taller grid
- * (core/launch_rule.h).  The user's kernel stays as it is (another file, a
+ * splice_launch.h: how the wrapper and `cl1cc rewrite` apply a variant made
+ * for a taller grid (core/launch_rule.h).  The user's kernel stays as it is (another file, a
  * function pointer or a launch this cannot edit still gets it); the variant
  * goes in after it as a copy under another name, and each launch site it
  * can edit picks the copy, on a grid F times as tall, when the grid is one
@@ -20,10 +20,17 @@
 
 typedef VEC(rw_edit) rw_edit_vec;
 
-/* Appends to out the edits for kernel kernel_index of m (its definition in
- * the main file) and the variant (for a grid f times as tall): the copy
- * after the definition, and the launch sites.  Returns how many sites were
- * edited; 0 (why says so) when none could be and nothing was appended. */
+/* The plan for kernel kernel_index of m (its definition in the main file)
+ * and the variant (for a grid f times as tall): appends to sites the edit
+ * of each launch site that can pick the copy, and sets *copy to the text
+ * that goes right after the kernel's definition (blank lines, a comment,
+ * the copy).  Returns how many sites; 0 (why says so) when none could be
+ * edited, and then nothing was appended. */
+size_t taller_grid_plan(const tu_model *m, size_t kernel_index, const char *variant, int f,
+                        arena *a, rw_edit_vec *sites, const char **copy, strbuf *why);
+
+/* The wrapper's form: the sites' edits and the copy's insertion, appended to
+ * out.  Returns what taller_grid_plan returns. */
 size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
                           arena *a, rw_edit_vec *out, strbuf *why);
 

@@ -4,8 +4,9 @@
 # tuning database: the wrapper keeps the user's kernel, adds the variant as
 # a copy and launches the copy where it can edit the launch (the grid text
 # may be evaluated twice), the original elsewhere; launch edits it does not
-# know are never spliced.  With --run (a GPU test; skipped, 77, without a
-# GPU) both builds run and must print the same sums.
+# know are never spliced.  `cl1cc rewrite` writes the same into the file
+# behind markers, and `cl1cc revert` takes it out.  With --run (a GPU test;
+# skipped, 77, without a GPU) the builds run and must print the same sums.
 set -u
 cl1cc=$(readlink -f "$1") db_put=$(readlink -f "$2") pol_tool=$(readlink -f "$3") run=${4:-}
 if [ "$run" = --run ] && { ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; }; then
@@ -130,9 +131,55 @@ else
     echo "FAIL: early launch"; cat early.err; fail=1
 fi
 
+# cl1cc rewrite puts the same into the user's file, behind markers: the
+# kernel stays, the copy follows it, the editable launch picks the copy;
+# cl1cc revert gives the file back byte for byte
+# (a database of its own: other.cu's variant above is for the same kernel)
+export CL1CC_DB="$work/rw.db"
+"$db_put" rows.cu row_dot variant.cu 20 --launch-edits '[{"grid_y": 32}]' -- $flags || { echo "FAIL: db_put"; exit 1; }
+cp rows.cu rw.cu
+"$cl1cc" rewrite --in-place --arch sm_90 rw.cu -- $flags 2>rw.err
+rc=$?
+if [ $rc -eq 0 ] && grep -q "kernel row_dot rewritten with a verified variant" rw.err &&
+    grep -q '^__global__ void row_dot__cl1cc_tall(' rw.cu && grep -q '^__global__ void row_dot(int n' rw.cu &&
+    grep -q 'launch-edits=1' rw.cu &&
+    grep -q '? row_dot__cl1cc_tall<<<dim3(dim3(grid).x, dim3(grid).y \* 32u, dim3(grid).z), block>>>(N, dA, dx, dout) : row_dot<<<grid, block>>>(N, dA, dx, dout))' rw.cu &&
+    grep -q ' row_dot<<<one_more_block(), 256>>>(N, dA, dx, dout);' rw.cu; then
+    echo "ok: cl1cc rewrite adds the copy and edits the launch it can"
+else
+    echo "FAIL: cl1cc rewrite of a taller-grid variant (rc=$rc)"; cat rw.err; fail=1
+fi
+nvcc $flags -ptx -o rw.ptx rw.cu 2>rw.nvcc || { echo "FAIL: the rewritten file does not build"; cat rw.nvcc; fail=1; }
+if grep -q '^\.visible \.entry .*row_dot__cl1cc_tall' rw.ptx && grep -q '^\.visible \.entry _Z7row_dotiPfS_S_' rw.ptx; then
+    echo "ok: the rewritten file builds with plain nvcc, both kernels in it"
+else
+    echo "FAIL: the rewritten file's PTX"; grep '\.entry' rw.ptx; fail=1
+fi
+nvcc $flags -o rw.exe rw.cu 2>/dev/null || fail=1
+cp rw.cu rw.once
+"$cl1cc" rewrite --in-place --arch sm_90 rw.cu -- $flags 2>rw2.err
+cmp -s rw.cu rw.once || { echo "FAIL: a second rewrite changed the file"; cat rw2.err; fail=1; }
+CL1CC_VERBOSE=1 "$cl1cc" $flags -ptx -o rw2.ptx rw.cu 2>rw2.verbose
+[ "$(grep -c '^\.visible \.entry .*row_dot__cl1cc_tall' rw2.ptx)" = 1 ] ||
+    { echo "FAIL: the wrapper spliced the rewritten file again"; cat rw2.verbose; fail=1; }
+"$cl1cc" revert rw.cu 2>rv.err
+if [ $? -eq 0 ] && cmp -s rw.cu rows.cu; then
+    echo "ok: cl1cc revert restores the file byte for byte"
+else
+    echo "FAIL: revert"; cat rv.err; diff rows.cu rw.cu | head; fail=1
+fi
+CL1CC_DB="$work/early.db" "$cl1cc" rewrite --check --arch sm_90 early.cu -- $flags >/dev/null 2>early.rw
+rc=$?
+if [ $rc -eq 0 ] && grep -q "not applied: no launch site after the definition could be edited" early.rw; then
+    echo "ok: cl1cc rewrite leaves it when no launch can be edited, and says why"
+else
+    echo "FAIL: rewrite with no editable launch (rc=$rc)"; cat early.rw; fail=1
+fi
+
 if [ "$run" = --run ]; then
-    ./plain.exe >plain.out 2>&1; ./tall.exe >tall.out 2>&1; ./ns.exe >ns.out 2>&1
-    if [ -s plain.out ] && cmp -s plain.out tall.out && cmp -s plain.out ns.out && grep -q '^sums ' tall.out; then
+    ./plain.exe >plain.out 2>&1; ./tall.exe >tall.out 2>&1; ./ns.exe >ns.out 2>&1; ./rw.exe >rw.out 2>&1
+    if [ -s plain.out ] && cmp -s plain.out tall.out && cmp -s plain.out ns.out && cmp -s plain.out rw.out &&
+        grep -q '^sums ' tall.out; then
         echo "ok: the taller-grid build prints what plain nvcc's does: $(cat tall.out)"
     else
         echo "FAIL: outputs differ: plain '$(cat plain.out)' cl1cc '$(cat tall.out)'"; fail=1
