@@ -9,7 +9,7 @@
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
-                                    "atomic_warp", "interchange", "spread"};
+                                    "atomic_warp", "interchange", "spread", "split_loop", "split_loop256"};
 
 size_t pol_transform_count(void)
 {
@@ -63,11 +63,21 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_block_reduce(m, k, f, a, out, why);
     if (strcmp(name, "spread") == 0)
         return pol_transform_spread(m, k, f, a, out, why);
+    if (strcmp(name, "split_loop") == 0)
+        return pol_transform_split_loop(m, k, f, 64, a, out, why);
+    if (strcmp(name, "split_loop256") == 0)
+        return pol_transform_split_loop(m, k, f, 256, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
         return pol_transform_atomic_warp(m, k, f, a, out, why);
     return -1;
+}
+
+/* the variant states a taller grid (core/launch_rule.h): one such rule */
+static int taller_grid(const char *t)
+{
+    return strcmp(t, "wide_rows") == 0 || strcmp(t, "spread") == 0 || strncmp(t, "split_loop", 10) == 0;
 }
 
 static int rewrites_loop(const char *t)
@@ -87,9 +97,13 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     /* stage, warp_rows* and block_reduce rewrite the loop statement whole:
      * one of them at most, and the transforms that edit inside it do not
      * combine with it */
-    int whole = 0;
+    int whole = 0, taller = 0;
     for (char *t = strtok_r(copy, "+", &save); t; t = strtok_r(NULL, "+", &save))
-        whole += rewrites_loop(t);
+        whole += rewrites_loop(t), taller += taller_grid(t);
+    if (taller > 1) {
+        *why = "two transforms that each make the grid taller";
+        return 1;
+    }
     copy = arena_strdup(a, combination), save = NULL;
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&

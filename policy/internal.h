@@ -104,5 +104,9 @@ int pol_transform_interchange(const tu_model *m, const kernel *k, const pol_fact
  * (F = threads per block / 32): blocks on more SMs */
 int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                          pol_edit_vec *out, const char **why);
+/* the thread's outer loop of independent iterations handed out over a
+ * grid factor times as tall (iteration y, y + F, ... to slice y) */
+int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                             arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -1,8 +1,9 @@
 #!/bin/sh
-# emulate.sh POL_TOOL SRC_DIR: the variants of spread and interchange
-# compute what the original kernel computes, element for element, on grids
-# of several shapes (block sizes that divide and do not, grid heights 1..9
-# for spread's copy), run on the CPU through emulate.h with g++.
+# emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange and
+# split_loop compute what the original kernel computes, element for
+# element, on grids of several shapes (block sizes that divide and do not,
+# grid heights 1..9 for spread's copy, up to 256 for split_loop's), run on
+# the CPU through emulate.h with g++.
 set -u
 tool=$1 src=$2
 tmp=$(mktemp -d)
@@ -100,8 +101,57 @@ int main()
 }
 CPP
 } >"$tmp/interchange.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/split.cu"
+    variant split.cu gram split_loop --distinct --shape 128,1,1 --flat-grid
+    variant split.cu corr split_loop256 --distinct --shape 128,1,1 --flat-grid
+    variant split.cu gram_ld split_loop --distinct --shape 128,1,1 --flat-grid
+    cat <<'CPP'
+template <class T, class K0, class K1>
+static int check(const char *name, size_t n, unsigned blocks, unsigned threads, unsigned height, K0 k0, K1 k1)
+{
+    T *s0 = new T[n], *s1 = new T[n];
+    emu_fill(s0, n, 11), emu_fill(s1, n, 11);
+    emu_launch({blocks, 1, 1}, {threads, 1, 1}, [&] { k0(s0); });
+    emu_launch({blocks, height, 1}, {threads, 1, 1}, [&] { k1(s1); });
+    char what[128];
+    snprintf(what, sizeof what, "%s, %u blocks of %u, grid %u high", name, blocks, threads, height);
+    int bad = emu_same(what, s0, s1, n * sizeof *s0);
+    delete[] s0, delete[] s1;
+    return bad;
+}
+int main()
+{
+    float *data = new float[M * N];
+    double *ddata = new double[M * N];
+    emu_fill(data, M * N, 12), emu_fill(ddata, M * N, 13);
+    const unsigned heights[] = {1, 2, 3, 7, 64, 256};
+    const unsigned sizes[] = {32, 50, 128};
+    int bad = 0, runs = 0;
+    for (unsigned h : heights)
+        for (unsigned t : sizes) {
+            unsigned b = (M + t - 1) / t;
+            bad |= check<float>("gram", M * M, b, t, h, [&](float *s) { gram(M, N, s, data); },
+                                [&](float *s) { gram_variant(M, N, s, data); });
+            bad |= check<double>("corr", M * M, b, t, h, [&](double *s) { corr(M, N, s, ddata); },
+                                 [&](double *s) { corr_variant(M, N, s, ddata); });
+            /* ld > m: split; ld < m: rows overlap, the original's loop */
+            const int lds[] = {M + 3, M - 5};
+            for (int ld : lds)
+                bad |= check<float>(ld > M ? "gram_ld split" : "gram_ld fallback", (size_t)M * (M + 3), b, t, h,
+                                    [&](float *s) { gram_ld(M, ld, s, data); },
+                                    [&](float *s) { gram_ld_variant(M, ld, s, data); });
+            runs += 4;
+        }
+    printf("split_loop: %d emulated runs\n", runs);
+    delete[] data, delete[] ddata;
+    return bad;
+}
+CPP
+} >"$tmp/split.cpp"
 fail=0
-for t in spread interchange; do
+for t in spread interchange split; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

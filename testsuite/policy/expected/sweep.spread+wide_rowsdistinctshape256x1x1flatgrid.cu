@@ -1,1 +1,1 @@
-refused: stage, warp_rows, wide_rows and block_reduce rewrite the loop itself: one of them, combined with restrict and launch_bounds only
+refused: two transforms that each make the grid taller

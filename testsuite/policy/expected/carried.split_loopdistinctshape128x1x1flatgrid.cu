@@ -1,0 +1,1 @@
+refused: the loop carries s from one iteration to the next

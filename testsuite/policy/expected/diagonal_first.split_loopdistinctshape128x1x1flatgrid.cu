@@ -1,0 +1,1 @@
+refused: the loop may touch an element of sym that the statements around it touch

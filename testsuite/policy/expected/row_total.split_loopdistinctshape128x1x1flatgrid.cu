@@ -1,0 +1,1 @@
+refused: two iterations of the loop may touch the same element of total
