@@ -9,7 +9,8 @@
 static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unroll2",
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
-                                    "atomic_warp", "interchange", "spread", "split_loop", "split_loop256"};
+                                    "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
+                                    "regblock2x2", "regblock4x2", "regblock4x4"};
 
 size_t pol_transform_count(void)
 {
@@ -67,6 +68,12 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_split_loop(m, k, f, 64, a, out, why);
     if (strcmp(name, "split_loop256") == 0)
         return pol_transform_split_loop(m, k, f, 256, a, out, why);
+    if (strcmp(name, "regblock2x2") == 0)
+        return pol_transform_regblock(m, k, f, 2, 2, a, out, why);
+    if (strcmp(name, "regblock4x2") == 0)
+        return pol_transform_regblock(m, k, f, 4, 2, a, out, why);
+    if (strcmp(name, "regblock4x4") == 0)
+        return pol_transform_regblock(m, k, f, 4, 4, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -83,7 +90,7 @@ static int taller_grid(const char *t)
 static int rewrites_loop(const char *t)
 {
     return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 ||
-           strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0;
+           strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0 || strncmp(t, "regblock", 8) == 0;
 }
 
 int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
@@ -108,7 +115,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
                           !rewrites_loop(t))) {
-            *why = "stage, warp_rows, wide_rows and block_reduce rewrite the loop itself: one of them, "
+            *why = "stage, warp_rows, wide_rows, block_reduce and regblock rewrite the loop itself: one of them, "
                    "combined with restrict and launch_bounds only";
             rc = 1;
             break;

@@ -108,5 +108,9 @@ int pol_transform_spread(const tu_model *m, const kernel *k, const pol_facts *f,
  * grid factor times as tall (iteration y, y + F, ... to slice y) */
 int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
                              arena *a, pol_edit_vec *out, const char **why);
+/* register blocking of a two-dimensional loop nest (matrix multiply): each
+ * thread computes ry x rx outputs of the blocks folded into its own */
+int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int ry, int rx,
+                           arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -38,7 +38,7 @@ static size_t skip_blanks(const char *t, size_t len, size_t i)
     return i;
 }
 
-static int element_size(const char *type)
+int stage_element_size(const char *type)
 {
     if (strcmp(type, "float") == 0 || strcmp(type, "int") == 0 || strcmp(type, "unsigned") == 0 ||
         strcmp(type, "unsigned int") == 0)
@@ -312,7 +312,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, aren
         const char *sq = pol_squeeze(pol_text(m, &s->index, a), a);
         const kernel_param *prm = pol_param(k, s->base);
         const char *type = prm ? pol_pointee_type(prm, a) : NULL;
-        if (!type || !element_size(type))
+        if (!type || !stage_element_size(type))
             continue;
         staged st = {s->base, sq, type, NULL, 0, NULL};
         if (!s->is_write && read_only_param(m, k, s->base) && row_index(m, k, p, sq, &st, a)) {
@@ -384,7 +384,7 @@ const char *stage_substitute(const char *expr, const char *name, const char *wit
 
 /* a row of the tile may be loaded when the guard's conditions on its
  * thread index hold (conditions on other indices belong to other threads) */
-static const char *row_condition(const stage_plan *p, const staged *st, arena *a, const char **why)
+const char *stage_row_condition(const stage_plan *p, const staged *st, arena *a, const char **why)
 {
     const char *conj[9];
     size_t n = split_top(p->cond, "&&", a, conj, 8);
@@ -558,7 +558,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     for (; !bad; tk /= 2) {
         long bytes = 0;
         for (size_t t = 0; t < p.n_tiles; t++)
-            bytes += (long)f->block[p.tiles[t].dim] * (tk + 1) * element_size(p.tiles[t].type);
+            bytes += (long)f->block[p.tiles[t].dim] * (tk + 1) * stage_element_size(p.tiles[t].type);
         if (bytes <= 40 * 1024)
             break;
         if (tk <= 8) {
@@ -569,7 +569,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     }
     const char *rowconds[max_tiles];
     for (size_t t = 0; !bad && t < p.n_tiles; t++)
-        bad = !(rowconds[t] = row_condition(&p, &p.tiles[t], a, why));
+        bad = !(rowconds[t] = stage_row_condition(&p, &p.tiles[t], a, why));
     if (bad) {
         if (!*why)
             *why = "the statements around the loop are not simple (declarations with values, "

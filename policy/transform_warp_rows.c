@@ -64,6 +64,17 @@ int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a
     if (!open)
         return 0;
     char *before = arena_printf(a, "%.*s", (int)(p->text + guard_begin - open - 1), open + 1);
+    for (char *c = before; *c; c++) /* comments read as blanks */
+        if (c[0] == '/' && c[1] == '*') {
+            char *e = strstr(c + 2, "*/");
+            for (char *end = e ? e + 2 : c + strlen(c); c < end; c++)
+                *c = ' ';
+            c--;
+        } else if (c[0] == '/' && c[1] == '/') {
+            for (; *c && *c != '\n'; c++)
+                *c = ' ';
+            c--;
+        }
     for (char *st = strtok(before, ";"); st; st = strtok(NULL, ";")) {
         while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
             st++;

@@ -1,9 +1,11 @@
 #!/bin/sh
-# emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange and
-# split_loop compute what the original kernel computes, element for
-# element, on grids of several shapes (block sizes that divide and do not,
-# grid heights 1..9 for spread's copy, up to 256 for split_loop's), run on
-# the CPU through emulate.h with g++.
+# emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
+# split_loop and regblock compute what the original kernel computes, element
+# for element, on grids of several shapes (block sizes that divide and do
+# not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
+# matrices that regblock's tiles divide and do not), run on the CPU through
+# emulate.h with g++ (regblock's barriers and shared tiles through
+# emu_launch_synced's coroutines).
 set -u
 tool=$1 src=$2
 tmp=$(mktemp -d)
@@ -150,8 +152,66 @@ int main()
 }
 CPP
 } >"$tmp/split.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/blocked.cu"
+    for r in 2x2 4x2 4x4; do
+        variant blocked.cu gemm_like "regblock$r" --distinct --shape 32,8,1 | sed "s/gemm_like_variant(/gemm_like_$r(/"
+        variant blocked.cu gram_rows "regblock$r" --distinct --shape 32,8,1 | sed "s/gram_rows_variant(/gram_rows_$r(/"
+    done
+    cat <<'CPP'
+/* the original on 32x8 blocks against a variant on BLOCK (32x8: the
+ * blocked path; other shapes: the original's path behind the check) */
+template <class K1>
+static int check_gemm(const char *name, int ni, int nj, int nk, emu_dim3 block, K1 variant)
+{
+    float *a = new float[ni * nk], *b = new float[nk * nj], *c0 = new float[ni * nj], *c1 = new float[ni * nj];
+    emu_fill(a, ni * nk, 14), emu_fill(b, nk * nj, 15), emu_fill(c0, ni * nj, 16), emu_fill(c1, ni * nj, 16);
+    emu_launch({(nj + 31) / 32u, (ni + 7) / 8u, 1}, {32, 8, 1},
+               [&] { gemm_like(ni, nj, nk, 1.5f, 0.75f, a, b, c0); });
+    emu_launch_synced({(nj + block.x - 1) / block.x, (ni + block.y - 1) / block.y, 1}, block,
+                      [&] { variant(ni, nj, nk, 1.5f, 0.75f, a, b, c1); });
+    char what[128];
+    snprintf(what, sizeof what, "gemm_like %s, %dx%dx%d on %ux%u blocks", name, ni, nj, nk, block.x, block.y);
+    int bad = emu_same(what, c0, c1, ni * nj * sizeof *c0);
+    delete[] a, delete[] b, delete[] c0, delete[] c1;
+    return bad;
+}
+template <class K1> static int check_gram(const char *name, int n, int m, K1 variant)
+{
+    double *a = new double[n * m], *c0 = new double[n * n], *c1 = new double[n * n];
+    emu_fill(a, n * m, 17), emu_fill(c0, n * n, 18), emu_fill(c1, n * n, 18);
+    emu_dim3 grid = {(n + 31) / 32u, (n + 7) / 8u, 1};
+    emu_launch(grid, {32, 8, 1}, [&] { gram_rows(n, m, a, c0); });
+    emu_launch_synced(grid, {32, 8, 1}, [&] { variant(n, m, a, c1); });
+    char what[128];
+    snprintf(what, sizeof what, "gram_rows %s, %dx%d", name, n, m);
+    int bad = emu_same(what, c0, c1, n * n * sizeof *c0);
+    delete[] a, delete[] c0, delete[] c1;
+    return bad;
+}
+int main()
+{
+    /* sizes that the tiles divide, that they do not, and smaller than one tile */
+    const int sizes[][3] = {{128, 64, 64}, {70, 45, 37}, {5, 3, 2}, {136, 100, 33}};
+    int bad = 0, runs = 0;
+    for (auto &s : sizes) {
+        bad |= check_gemm("2x2", s[0], s[1], s[2], {32, 8, 1}, gemm_like_2x2);
+        bad |= check_gemm("4x2", s[0], s[1], s[2], {32, 8, 1}, gemm_like_4x2);
+        bad |= check_gemm("4x4", s[0], s[1], s[2], {32, 8, 1}, gemm_like_4x4);
+        bad |= check_gemm("4x4", s[0], s[1], s[2], {16, 16, 1}, gemm_like_4x4);
+        bad |= check_gram("2x2", s[0], s[2], gram_rows_2x2);
+        bad |= check_gram("4x2", s[0], s[2], gram_rows_4x2);
+        bad |= check_gram("4x4", s[0], s[2], gram_rows_4x4);
+        runs += 7;
+    }
+    printf("regblock: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/regblock.cpp"
 fail=0
-for t in spread interchange split; do
+for t in spread interchange split regblock; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

@@ -1,0 +1,1 @@
+refused: the captured launches do not agree on one block shape

@@ -1,0 +1,91 @@
+__global__ void rank_k(int ni, int nj, float alpha, float beta, float *a, float *c)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (blockDim.x == 32 && blockDim.y == 8 && blockDim.z == 1 && gridDim.z == 1) {
+    	if (blockIdx.x * 2 >= gridDim.x || blockIdx.y * 2 >= gridDim.y)
+    		return;
+    	__shared__ float cl1_tile0[16][33];
+    	__shared__ float cl1_tile1[64][33];
+    	const decltype(j) cl1_j0 = (blockIdx.x * 2 + 0) * 32 + threadIdx.x;
+    	const decltype(j) cl1_j1 = (blockIdx.x * 2 + 1) * 32 + threadIdx.x;
+    	const decltype(i) cl1_i0 = (blockIdx.y * 2 + 0) * 8 + threadIdx.y;
+    	const decltype(i) cl1_i1 = (blockIdx.y * 2 + 1) * 8 + threadIdx.y;
+    	int k;
+    	const bool cl1_in0_0 = blockIdx.y * 2 + 0 < gridDim.y && blockIdx.x * 2 + 0 < gridDim.x && ((cl1_i0 < ni) && (cl1_j0 < ni));
+    	const bool cl1_in0_1 = blockIdx.y * 2 + 0 < gridDim.y && blockIdx.x * 2 + 1 < gridDim.x && ((cl1_i0 < ni) && (cl1_j1 < ni));
+    	const bool cl1_in1_0 = blockIdx.y * 2 + 1 < gridDim.y && blockIdx.x * 2 + 0 < gridDim.x && ((cl1_i1 < ni) && (cl1_j0 < ni));
+    	const bool cl1_in1_1 = blockIdx.y * 2 + 1 < gridDim.y && blockIdx.x * 2 + 1 < gridDim.x && ((cl1_i1 < ni) && (cl1_j1 < ni));
+    	const bool cl1_all = cl1_in0_0 && cl1_in0_1 && cl1_in1_0 && cl1_in1_1;
+    	if (cl1_in0_0) { c[cl1_i0 * ni + cl1_j0] *= beta; }
+    	float cl1_acc0_0_0 = 0;
+    	if (cl1_in0_0) cl1_acc0_0_0 = c[cl1_i0 * ni + cl1_j0];
+    	if (cl1_in0_1) { c[cl1_i0 * ni + cl1_j1] *= beta; }
+    	float cl1_acc0_0_1 = 0;
+    	if (cl1_in0_1) cl1_acc0_0_1 = c[cl1_i0 * ni + cl1_j1];
+    	if (cl1_in1_0) { c[cl1_i1 * ni + cl1_j0] *= beta; }
+    	float cl1_acc0_1_0 = 0;
+    	if (cl1_in1_0) cl1_acc0_1_0 = c[cl1_i1 * ni + cl1_j0];
+    	if (cl1_in1_1) { c[cl1_i1 * ni + cl1_j1] *= beta; }
+    	float cl1_acc0_1_1 = 0;
+    	if (cl1_in1_1) cl1_acc0_1_1 = c[cl1_i1 * ni + cl1_j1];
+    	const int cl1_tid = threadIdx.x + 32 * threadIdx.y;
+    	for (int cl1_k0 = (0); cl1_k0 < (nj); cl1_k0 += 32) {
+    		__syncthreads();
+    		for (int cl1_t = cl1_tid; cl1_t < 512; cl1_t += 256) {
+    			const int cl1_row = blockIdx.y * 16 + cl1_t / 32;
+    			const int cl1_kx = cl1_k0 + cl1_t % 32;
+    			cl1_tile0[cl1_t / 32][cl1_t % 32] = (cl1_kx < (nj) && 1 && ((cl1_row < ni))) ? a[(cl1_row) * (nj) + cl1_kx] : (float)0;
+    		}
+    		for (int cl1_t = cl1_tid; cl1_t < 2048; cl1_t += 256) {
+    			const int cl1_row = blockIdx.x * 64 + cl1_t / 32;
+    			const int cl1_kx = cl1_k0 + cl1_t % 32;
+    			cl1_tile1[cl1_t / 32][cl1_t % 32] = (cl1_kx < (nj) && 1 && ((cl1_row < ni))) ? a[(cl1_row) * (nj) + cl1_kx] : (float)0;
+    		}
+    		__syncthreads();
+    		if (cl1_all && cl1_k0 + 32 <= (nj)) {
+    			#pragma unroll
+    			for (k = cl1_k0; k < cl1_k0 + 32; k++) { 
+            {
+                cl1_acc0_0_0 += alpha * cl1_tile0[threadIdx.y + 0][k - cl1_k0] * cl1_tile1[threadIdx.x + 0][k - cl1_k0];
+            } 
+            {
+                cl1_acc0_0_1 += alpha * cl1_tile0[threadIdx.y + 0][k - cl1_k0] * cl1_tile1[threadIdx.x + 32][k - cl1_k0];
+            } 
+            {
+                cl1_acc0_1_0 += alpha * cl1_tile0[threadIdx.y + 8][k - cl1_k0] * cl1_tile1[threadIdx.x + 0][k - cl1_k0];
+            } 
+            {
+                cl1_acc0_1_1 += alpha * cl1_tile0[threadIdx.y + 8][k - cl1_k0] * cl1_tile1[threadIdx.x + 32][k - cl1_k0];
+            } }
+    		} else {
+    			for (k = cl1_k0; k < cl1_k0 + 32 && k < (nj); k++) { if (cl1_in0_0) 
+            {
+                cl1_acc0_0_0 += alpha * cl1_tile0[threadIdx.y + 0][k - cl1_k0] * cl1_tile1[threadIdx.x + 0][k - cl1_k0];
+            } if (cl1_in0_1) 
+            {
+                cl1_acc0_0_1 += alpha * cl1_tile0[threadIdx.y + 0][k - cl1_k0] * cl1_tile1[threadIdx.x + 32][k - cl1_k0];
+            } if (cl1_in1_0) 
+            {
+                cl1_acc0_1_0 += alpha * cl1_tile0[threadIdx.y + 8][k - cl1_k0] * cl1_tile1[threadIdx.x + 0][k - cl1_k0];
+            } if (cl1_in1_1) 
+            {
+                cl1_acc0_1_1 += alpha * cl1_tile0[threadIdx.y + 8][k - cl1_k0] * cl1_tile1[threadIdx.x + 32][k - cl1_k0];
+            } }
+    		}
+    	}
+    	if (cl1_in0_0) { c[cl1_i0 * ni + cl1_j0] = cl1_acc0_0_0; }
+    	if (cl1_in0_1) { c[cl1_i0 * ni + cl1_j1] = cl1_acc0_0_1; }
+    	if (cl1_in1_0) { c[cl1_i1 * ni + cl1_j0] = cl1_acc0_1_0; }
+    	if (cl1_in1_1) { c[cl1_i1 * ni + cl1_j1] = cl1_acc0_1_1; }
+    } else if ((i < ni) && (j < ni))
+    {
+        c[i * ni + j] *= beta;
+        int k;
+        for (k = 0; k < nj; k++)
+        {
+            c[i * ni + j] += alpha * a[i * nj + k] * a[j * nj + k];
+        }
+    }
+}
