@@ -86,6 +86,17 @@ int pol_chooser_save(const pol_chooser *c, const char *path, strbuf *err);
 double pol_chooser_score(const pol_chooser *c, const double features[POL_NFEATURES],
                          const char *combination);
 
+/* The order to try labels[0..n) in (rank.c): by score, higher first, ties
+ * in the order given (c NULL: the order given); with diversify, each
+ * family's best first (regblock2x2/4x2/4x4 are one family, as are
+ * unroll2/4/8, warp_rows/4/8, split_loop/256; a combination's family is
+ * its members'), then each family's second, ...  order[i] is an index into
+ * labels.  0, or -1 out of memory. */
+int pol_rank(const pol_chooser *c, const double features[POL_NFEATURES], const char *const *labels,
+             size_t n, int diversify, size_t *order);
+/* Whether two labels differ only in their transforms' factors. */
+int pol_same_family(const char *a, const char *b);
+
 /* One kernel's measured variants: combination and speedup (0 for a variant
  * that failed).  Learns from every pair with different speedups that the
  * faster one should score higher (a logistic loss on the score difference,

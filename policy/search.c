@@ -14,7 +14,6 @@
 typedef struct candidate {
     const char *label;
     const char *source;
-    double score;
 } candidate;
 typedef VEC(candidate) candidate_vec;
 
@@ -68,7 +67,7 @@ static const char *combine(const char *base, const char *extra, arena *a)
     return out;
 }
 
-static void consider(const pol_context *ctx, const pol_search_options *o, const double *features,
+static void consider(const pol_context *ctx, const pol_search_options *o,
                      const char *label, arena *a, candidate_vec *out)
 {
     if (find_sample(ctx, label))
@@ -84,17 +83,11 @@ static void consider(const pol_context *ctx, const pol_search_options *o, const 
     sb_free(&err);
     if (rc != 0 || source_seen(ctx, out, source) || strcmp(source, ctx->kernel_source) == 0)
         return;
-    candidate c = {label, source, o->chooser ? pol_chooser_score(o->chooser, features, label) : 0};
+    candidate c = {label, source};
     vec_push(out, c);
 }
 
-static int by_score(const void *pa, const void *pb)
-{
-    const candidate *a = pa, *b = pb;
-    return (a->score < b->score) - (a->score > b->score);
-}
-
-static void order(candidate_vec *c, const pol_search_options *o)
+static void order(candidate_vec *c, const pol_search_options *o, const double *features)
 {
     if (o->random_order) {
         unsigned long long s = o->seed * 2862933555777941757ULL + 3037000493ULL;
@@ -105,12 +98,25 @@ static void order(candidate_vec *c, const pol_search_options *o)
             c->items[i - 1] = c->items[j];
             c->items[j] = t;
         }
-    } else if (o->chooser) {
-        /* stable for equal scores: catalogue order breaks ties */
-        for (size_t i = 0; i < c->len; i++)
-            c->items[i].score -= 1e-9 * (double)i;
-        qsort(c->items, c->len, sizeof *c->items, by_score);
+        return;
     }
+    if (!o->chooser || c->len < 2)
+        return;
+    /* by score, catalogue order breaking ties (the order chooser_replay
+     * replays); where memory runs out, catalogue order */
+    const char **labels = malloc(c->len * sizeof *labels);
+    size_t *rank = malloc(c->len * sizeof *rank);
+    candidate *sorted = malloc(c->len * sizeof *sorted);
+    if (labels && rank && sorted) {
+        for (size_t i = 0; i < c->len; i++)
+            labels[i] = c->items[i].label;
+        if (pol_rank(o->chooser, features, labels, c->len, 0, rank) == 0) {
+            for (size_t i = 0; i < c->len; i++)
+                sorted[i] = c->items[rank[i]];
+            memcpy(c->items, sorted, c->len * sizeof *sorted);
+        }
+    }
+    free(labels), free(rank), free(sorted);
 }
 
 size_t pol_builtin_propose(const pol_context *ctx, const pol_search_options *o, arena *a,
@@ -121,7 +127,7 @@ size_t pol_builtin_propose(const pol_context *ctx, const pol_search_options *o, 
     pol_kernel_features(ctx->model, k, &o->facts, features);
     candidate_vec c = {0};
     for (size_t t = 0; t < pol_transform_count(); t++)
-        consider(ctx, o, features, pol_transform_name(t), a, &c);
+        consider(ctx, o, pol_transform_name(t), a, &c);
     if (!c.len) {
         /* every single tried: grow the best verified combination */
         const pol_sample *best = NULL;
@@ -132,10 +138,10 @@ size_t pol_builtin_propose(const pol_context *ctx, const pol_search_options *o, 
         for (size_t t = 0; best && t < pol_transform_count(); t++) {
             const pol_sample *single = find_sample(ctx, pol_transform_name(t));
             if (passed(single) && single->speedup >= 0.9)
-                consider(ctx, o, features, combine(best->label, pol_transform_name(t), a), a, &c);
+                consider(ctx, o, combine(best->label, pol_transform_name(t), a), a, &c);
         }
     }
-    order(&c, o);
+    order(&c, o, features);
     size_t n = 0;
     for (size_t i = 0; i < c.len && (int)n < ctx->max_proposals; i++, n++) {
         pol_proposal p = {c.items[i].source, c.items[i].label, NULL};

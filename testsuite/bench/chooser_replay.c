@@ -1,11 +1,12 @@
 /*
- * chooser_replay.c MODEL.json [BUDGET...]: how the learned chooser orders
- * the single transforms against random order at equal budget, replayed on
- * the measurements a model holds.  For each kernel the chooser is trained
- * on every other kernel (leave one out), its top BUDGET transforms are
- * "tried", and the best measured speedup among them is the result; random
- * order gives the expected best over every subset of that size.  Prints a
- * table and the geomeans.
+ * chooser_replay.c [--diverse] MODEL.json [BUDGET...]: how the learned
+ * chooser orders the single transforms against random order at equal
+ * budget, replayed on the measurements a model holds.  For each kernel the
+ * chooser is trained on every other kernel (leave one out), its top BUDGET
+ * transforms in the search's order (pol_rank by score; --diverse: spread
+ * over families, an order the search does not use) are "tried", and the best measured
+ * speedup among them is the result; random order gives the expected best
+ * over every subset of that size.  Prints a table and the geomeans.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,8 +46,13 @@ static double expected_best(const double *v, size_t n, size_t k)
 
 int main(int argc, char **argv)
 {
+    int diversify = 0;
+    if (argc > 1 && strcmp(argv[1], "--diverse") == 0) {
+        diversify = 1;
+        argv++, argc--;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: chooser_replay MODEL.json [BUDGET...]\n");
+        fprintf(stderr, "usage: chooser_replay [--diverse] MODEL.json [BUDGET...]\n");
         return 2;
     }
     strbuf err;
@@ -94,18 +100,12 @@ int main(int argc, char **argv)
             if (j != i && pol_chooser_observation(all, j, &f2, &cs2, &sp2, &n2) == 0)
                 pol_chooser_learn(loo, f2, cs2, sp2, n2);
         }
-        /* rank by score, ties in catalogue order (the order measured) */
+        /* the search's order, ties in catalogue order (the order measured) */
         size_t order[16];
-        for (size_t k = 0; k < ns; k++)
-            order[k] = k;
-        for (size_t a = 0; a < ns; a++)
-            for (size_t b = a + 1; b < ns; b++)
-                if (pol_chooser_score(loo, f, names[order[b]]) >
-                    pol_chooser_score(loo, f, names[order[a]]) + 1e-9) {
-                    size_t t = order[a];
-                    order[a] = order[b];
-                    order[b] = t;
-                }
+        if (pol_rank(loo, f, names, ns, diversify, order) != 0) {
+            fprintf(stderr, "chooser_replay: out of memory\n");
+            return 1;
+        }
         double best = 0;
         for (size_t k = 0; k < ns; k++)
             best = speed[k] > best ? speed[k] : best;

@@ -67,6 +67,28 @@ int main(int argc, char **argv)
     }
     pol_chooser_free(back);
 
+    /* the search's order: by score, ties as given; --diverse spreads over families */
+    CHECK(pol_same_family("regblock2x2", "regblock4x4"));
+    CHECK(pol_same_family("unroll2", "unroll8"));
+    CHECK(pol_same_family("warp_rows", "warp_rows8"));
+    CHECK(pol_same_family("split_loop", "split_loop256"));
+    CHECK(pol_same_family("restrict+unroll2", "restrict+unroll4"));
+    CHECK(!pol_same_family("restrict+unroll2", "restrict"));
+    CHECK(!pol_same_family("regacc", "restrict"));
+    CHECK(!pol_same_family("warp_rows", "wide_rows"));
+    {
+        const char *labels[] = {"unroll2", "unroll4", "restrict", "regacc"};
+        size_t order[4];
+        CHECK(pol_rank(NULL, product, labels, 4, 0, order) == 0);
+        CHECK(order[0] == 0 && order[1] == 1 && order[2] == 2 && order[3] == 3);
+        CHECK(pol_rank(NULL, product, labels, 4, 1, order) == 0);
+        CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
+        CHECK(pol_rank(c, product, labels, 4, 0, order) == 0);
+        for (size_t i = 1; i < 4; i++)
+            CHECK(pol_chooser_score(c, product, labels[order[i - 1]]) >=
+                  pol_chooser_score(c, product, labels[order[i]]));
+    }
+
     /* not a model: an error naming the file, nothing loaded */
     FILE *f = fopen(path, "w");
     if (f) {

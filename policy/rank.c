@@ -1,0 +1,78 @@
+/*
+ * rank.c: the order in which the search tries candidates.  By the chooser's
+ * score (ties in the order given), then spread over families: variants of
+ * one idea with different factors (regblock2x2/4x2/4x4, unroll2/4/8,
+ * warp_rows/4/8, split_loop/256) share their features' weights and so score
+ * alike, and three of them first would spend a round on one idea.  With
+ * diversify, each family's best-scored member comes first (in score order),
+ * then each family's second, and so on.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+/* a transform name without its factor: trailing digits and "NxM" */
+static size_t family_length(const char *name, size_t len)
+{
+    size_t n = len;
+    while (n > 0 && (isdigit((unsigned char)name[n - 1]) || name[n - 1] == 'x'))
+        n--;
+    /* a name without a factor, or nothing but one, is its own family */
+    if (n == 0 || !isdigit((unsigned char)name[len - 1]))
+        return len;
+    return n;
+}
+
+int pol_same_family(const char *a, const char *b)
+{
+    for (;;) {
+        size_t la = strcspn(a, "+"), lb = strcspn(b, "+");
+        size_t fa = family_length(a, la), fb = family_length(b, lb);
+        if (fa != fb || strncmp(a, b, fa) != 0)
+            return 0;
+        a += la, b += lb;
+        if (!*a || !*b)
+            return !*a && !*b;
+        a++, b++;
+    }
+}
+
+typedef struct {
+    size_t index;
+    double score;
+    size_t rank_in_family;
+} ranked;
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    if (a->rank_in_family != b->rank_in_family)
+        return a->rank_in_family < b->rank_in_family ? -1 : 1;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int pol_rank(const pol_chooser *c, const double features[POL_NFEATURES], const char *const *labels,
+             size_t n, int diversify, size_t *order)
+{
+    ranked *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (ranked){i, c ? pol_chooser_score(c, features, labels[i]) : 0, 0};
+    qsort(r, n, sizeof *r, by_rank); /* by score: every rank is 0 yet */
+    if (diversify) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < i; j++)
+                if (pol_same_family(labels[r[i].index], labels[r[j].index]))
+                    r[i].rank_in_family++;
+        qsort(r, n, sizeof *r, by_rank);
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = r[i].index;
+    free(r);
+    return 0;
+}
