@@ -82,6 +82,60 @@ static int declares_loop_var_only(const char *decls, const char *loop_var)
     return 1;
 }
 
+static int is_ident_char(char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* 1 when the loop body, its accumulators and tiles replaced, still stores
+ * to memory ("x[e] = ...", "x[e] += ...", "x[e]++", "++x[e]", "*p = ...",
+ * an atomic) or names an accumulated array: a thread's RY x RX outputs run
+ * interleaved, so one output's store could reach another's reads, which
+ * the original's threads never saw in that order */
+static int body_touches_memory(const char *body, const stage_plan *p)
+{
+    static const char *const assign[] = {"<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+                                         "++",  "--",  NULL};
+    char prev = ';';
+    for (const char *q = body; *q; q++) {
+        if (*q == ']' || (*q == '*' && (prev == ';' || prev == '{' || prev == '}'))) {
+            const char *r = q + 1;
+            while (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r')
+                r++;
+            if (r[0] == '=' && r[1] != '=')
+                return 1;
+            for (int i = 0; assign[i]; i++)
+                if (strncmp(r, assign[i], strlen(assign[i])) == 0)
+                    return 1;
+        }
+        if ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-')) {
+            const char *r = q + 2;
+            while (*r == ' ' || *r == '\t')
+                r++;
+            while (is_ident_char(*r))
+                r++;
+            while (*r == ' ' || *r == '\t')
+                r++;
+            if (*r == '[')
+                return 1;
+        }
+        if (is_ident_char(*q) && (q == body || !is_ident_char(q[-1]))) {
+            const char *e = q;
+            while (is_ident_char(*e))
+                e++;
+            size_t n = (size_t)(e - q);
+            if (n >= 6 && strncmp(q, "atomic", 6) == 0)
+                return 1;
+            for (size_t a = 0; a < p->n_accs; a++)
+                if (strlen(p->accs[a].base) == n && strncmp(q, p->accs[a].base, n) == 0)
+                    return 1;
+        }
+        if (*q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
+            prev = *q;
+    }
+    return 0;
+}
+
 int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int ry, int rx,
                            arena *a, pol_edit_vec *out, const char **why)
 {
@@ -137,8 +191,14 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
         sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
         return 1;
     }
-    int nt = B[0] * B[1];
     const char *body = stage_render_body(m, k, &p, 1, a);
+    if (body_touches_memory(body, &p)) {
+        *why = "the loop stores to memory other than through its accumulators, or reads an "
+               "accumulated array";
+        sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
+        return 1;
+    }
+    int nt = B[0] * B[1];
     const char *v = p.loop_var, *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb, all, fast, guarded;
     sb_init(&sb), sb_init(&all), sb_init(&fast), sb_init(&guarded);

@@ -158,6 +158,7 @@ CPP
     for r in 2x2 4x2 4x4; do
         variant blocked.cu gemm_like "regblock$r" --distinct --shape 32,8,1 | sed "s/gemm_like_variant(/gemm_like_$r(/"
         variant blocked.cu gram_rows "regblock$r" --distinct --shape 32,8,1 | sed "s/gram_rows_variant(/gram_rows_$r(/"
+        variant blocked.cu two_out "regblock$r" --distinct --shape 32,8,1 | sed "s/two_out_variant(/two_out_$r(/"
     done
     cat <<'CPP'
 /* the original on 32x8 blocks against a variant on BLOCK (32x8: the
@@ -190,6 +191,22 @@ template <class K1> static int check_gram(const char *name, int n, int m, K1 var
     delete[] a, delete[] c0, delete[] c1;
     return bad;
 }
+template <class K1> static int check_two_out(const char *name, int n, K1 variant)
+{
+    size_t nn = (size_t)n * n;
+    float *a = new float[nn], *b = new float[nn], *c0 = new float[nn], *c1 = new float[nn];
+    float *d0 = new float[nn], *d1 = new float[nn];
+    emu_fill(a, nn, 19), emu_fill(b, nn, 20), emu_fill(c0, nn, 21), emu_fill(c1, nn, 21);
+    emu_fill(d0, nn, 22), emu_fill(d1, nn, 22);
+    emu_dim3 grid = {(n + 31) / 32u, (n + 7) / 8u, 1};
+    emu_launch(grid, {32, 8, 1}, [&] { two_out(n, a, b, c0, d0); });
+    emu_launch_synced(grid, {32, 8, 1}, [&] { variant(n, a, b, c1, d1); });
+    char what[128];
+    snprintf(what, sizeof what, "two_out %s, %dx%d", name, n, n);
+    int bad = emu_same(what, c0, c1, nn * sizeof *c0) | emu_same(what, d0, d1, nn * sizeof *d0);
+    delete[] a, delete[] b, delete[] c0, delete[] c1, delete[] d0, delete[] d1;
+    return bad;
+}
 int main()
 {
     /* sizes that the tiles divide, that they do not, and smaller than one tile */
@@ -203,7 +220,10 @@ int main()
         bad |= check_gram("2x2", s[0], s[2], gram_rows_2x2);
         bad |= check_gram("4x2", s[0], s[2], gram_rows_4x2);
         bad |= check_gram("4x4", s[0], s[2], gram_rows_4x4);
-        runs += 7;
+        bad |= check_two_out("2x2", s[1], two_out_2x2);
+        bad |= check_two_out("4x2", s[1], two_out_4x2);
+        bad |= check_two_out("4x4", s[1], two_out_4x4);
+        runs += 10;
     }
     printf("regblock: %d emulated runs\n", runs);
     return bad;
