@@ -82,11 +82,6 @@ static int declares_loop_var_only(const char *decls, const char *loop_var)
     return 1;
 }
 
-static int is_ident_char(char ch)
-{
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
-
 /* 1 when the loop body, its accumulators and tiles replaced, still stores
  * to memory ("x[e] = ...", "x[e] += ...", "x[e]++", "++x[e]", "*p = ...",
  * an atomic) or names an accumulated array: a thread's RY x RX outputs run
@@ -112,27 +107,28 @@ static int body_touches_memory(const char *body, const stage_plan *p)
             const char *r = q + 2;
             while (*r == ' ' || *r == '\t')
                 r++;
-            while (is_ident_char(*r))
+            while (pol_ident_char(*r))
                 r++;
             while (*r == ' ' || *r == '\t')
                 r++;
             if (*r == '[')
                 return 1;
         }
-        if (is_ident_char(*q) && (q == body || !is_ident_char(q[-1]))) {
+        if (pol_ident_char(*q) && (q == body || !pol_ident_char(q[-1]))) {
             const char *e = q;
-            while (is_ident_char(*e))
+            while (pol_ident_char(*e))
                 e++;
             size_t n = (size_t)(e - q);
             if (n >= 6 && strncmp(q, "atomic", 6) == 0)
                 return 1;
-            for (size_t a = 0; a < p->n_accs; a++)
-                if (strlen(p->accs[a].base) == n && strncmp(q, p->accs[a].base, n) == 0)
-                    return 1;
+            q = e - 1;
         }
         if (*q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
             prev = *q;
     }
+    for (size_t a = 0; a < p->n_accs; a++)
+        if (pol_mentions(body, p->accs[a].base))
+            return 1;
     return 0;
 }
 
