@@ -65,8 +65,9 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_
 /* before the guard only the thread indices are declared (a value computed
  * from one would be the thread's), and nothing in the guard reads threadIdx */
 int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a);
-/* bytes of an element of type ("float", "double", "int", ...), 0 unknown */
-int stage_element_size(const char *type);
+/* TK, the columns of every tile (32, 16 or 8), the most for which tiles of
+ * rows[t] x (TK + 1) elements fit in 40 KB of shared memory; 0 when none do */
+int stage_tile_columns(const stage_plan *p, const int *rows);
 /* the condition under which row cl1_row of tile st may be loaded: the
  * guard's conditions on st's thread index, with cl1_row for it; NULL
  * (*why) when a condition mixes two indices */

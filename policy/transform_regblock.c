@@ -159,7 +159,7 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
         *why = arena_printf(a, "something else tells the threads apart (%s)", other);
         bad = 1;
     }
-    int rows[max_tiles], tk = 32;
+    int rows[max_tiles], tk = 0;
     for (size_t t = 0; !bad && t < p.n_tiles; t++) {
         if (p.tiles[t].dim > 1) {
             *why = "a row is read by the z index";
@@ -167,16 +167,9 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
         }
         rows[t] = p.tiles[t].dim == 1 ? ry * B[1] : rx * B[0];
     }
-    for (; !bad; tk /= 2) {
-        long bytes = 0;
-        for (size_t t = 0; t < p.n_tiles; t++)
-            bytes += (long)rows[t] * (tk + 1) * stage_element_size(p.tiles[t].type);
-        if (bytes <= 40 * 1024)
-            break;
-        if (tk <= 8) {
-            *why = "the tiles do not fit in shared memory";
-            bad = 1;
-        }
+    if (!bad && !(tk = stage_tile_columns(&p, rows))) {
+        *why = "the tiles do not fit in shared memory";
+        bad = 1;
     }
     const char *rowconds[max_tiles];
     for (size_t t = 0; !bad && t < p.n_tiles; t++)

@@ -38,7 +38,7 @@ static size_t skip_blanks(const char *t, size_t len, size_t i)
     return i;
 }
 
-int stage_element_size(const char *type)
+static int element_size(const char *type)
 {
     if (strcmp(type, "float") == 0 || strcmp(type, "int") == 0 || strcmp(type, "unsigned") == 0 ||
         strcmp(type, "unsigned int") == 0)
@@ -312,7 +312,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, aren
         const char *sq = pol_squeeze(pol_text(m, &s->index, a), a);
         const kernel_param *prm = pol_param(k, s->base);
         const char *type = prm ? pol_pointee_type(prm, a) : NULL;
-        if (!type || !stage_element_size(type))
+        if (!type || !element_size(type))
             continue;
         staged st = {s->base, sq, type, NULL, 0, NULL};
         if (!s->is_write && read_only_param(m, k, s->base) && row_index(m, k, p, sq, &st, a)) {
@@ -545,6 +545,18 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
     return 0;
 }
 
+int stage_tile_columns(const stage_plan *p, const int *rows)
+{
+    for (int tk = 32; tk >= 8; tk /= 2) {
+        long bytes = 0;
+        for (size_t t = 0; t < p->n_tiles; t++)
+            bytes += (long)rows[t] * (tk + 1) * element_size(p->tiles[t].type);
+        if (bytes <= 40 * 1024)
+            return tk;
+    }
+    return 0;
+}
+
 int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                         pol_edit_vec *out, const char **why)
 {
@@ -553,19 +565,12 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     strbuf pre_decls, pre, post_decls, post;
     sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
     int bad = stage_analyse(m, k, f, a, &p, &pre_decls, &pre, &post_decls, &post, why);
-    /* TK columns per tile: as many as fit in 40 KB of shared memory */
-    int tk = 32;
-    for (; !bad; tk /= 2) {
-        long bytes = 0;
-        for (size_t t = 0; t < p.n_tiles; t++)
-            bytes += (long)f->block[p.tiles[t].dim] * (tk + 1) * stage_element_size(p.tiles[t].type);
-        if (bytes <= 40 * 1024)
-            break;
-        if (tk <= 8) {
-            *why = "the tiles do not fit in shared memory";
-            bad = 1;
-            break;
-        }
+    int tile_rows[max_tiles], tk = 0;
+    for (size_t t = 0; !bad && t < p.n_tiles; t++)
+        tile_rows[t] = f->block[p.tiles[t].dim];
+    if (!bad && !(tk = stage_tile_columns(&p, tile_rows))) {
+        *why = "the tiles do not fit in shared memory";
+        bad = 1;
     }
     const char *rowconds[max_tiles];
     for (size_t t = 0; !bad && t < p.n_tiles; t++)
