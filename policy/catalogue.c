@@ -10,7 +10,7 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
                                     "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
-                                    "regblock2x2", "regblock4x2", "regblock4x4"};
+                                    "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16"};
 
 size_t pol_transform_count(void)
 {
@@ -74,6 +74,10 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_regblock(m, k, f, 4, 2, a, out, why);
     if (strcmp(name, "regblock4x4") == 0)
         return pol_transform_regblock(m, k, f, 4, 4, a, out, why);
+    if (strcmp(name, "col_split") == 0)
+        return pol_transform_col_split(m, k, f, 32, a, out, why);
+    if (strcmp(name, "col_split16") == 0)
+        return pol_transform_col_split(m, k, f, 16, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -84,13 +88,15 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
 /* the variant states a taller grid (core/launch_rule.h): one such rule */
 static int taller_grid(const char *t)
 {
-    return strcmp(t, "wide_rows") == 0 || strcmp(t, "spread") == 0 || strncmp(t, "split_loop", 10) == 0;
+    return strcmp(t, "wide_rows") == 0 || strcmp(t, "spread") == 0 || strncmp(t, "split_loop", 10) == 0 ||
+           strncmp(t, "col_split", 9) == 0;
 }
 
 static int rewrites_loop(const char *t)
 {
     return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 ||
-           strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0 || strncmp(t, "regblock", 8) == 0;
+           strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0 || strncmp(t, "regblock", 8) == 0 ||
+           strncmp(t, "col_split", 9) == 0;
 }
 
 int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
@@ -115,7 +121,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
                           !rewrites_loop(t))) {
-            *why = "stage, warp_rows, wide_rows, block_reduce and regblock rewrite the loop itself: one of them, "
+            *why = "stage, warp_rows, wide_rows, block_reduce, regblock and col_split rewrite the loop itself: one of them, "
                    "combined with restrict and launch_bounds only";
             rc = 1;
             break;

@@ -112,5 +112,10 @@ int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts
  * thread computes ry x rx outputs of the blocks folded into its own */
 int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int ry, int rx,
                            arena *a, pol_edit_vec *out, const char **why);
+/* a column's sum split over the block: width columns by threads/width row
+ * phases, partial sums meeting in shared memory (a grid block.x/width times
+ * as tall when that is more than 1) */
+int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts *f, int width,
+                            arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -37,10 +37,18 @@ typedef struct stage_plan {
     size_t n_accs;
 } stage_plan;
 
+/* stage_analyse's flags: refuse a loop that reads no row by the thread's
+ * own index; take the statements after the loop as one text (ifs and
+ * blocks allowed, in *post; *post_decls stays empty) */
+enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2 };
 /* the preconditions both transforms share; fills p and the statements
  * before (declarations apart) and after the loop; 1 with *why when refused */
-int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena *a, stage_plan *p,
-                  strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post, const char **why);
+int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,
+                  stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
+                  const char **why);
+/* every statement of the rendered loop body is "cl1_accN += EXPR" with EXPR
+ * free of the accumulators: a sum whose terms may be split among threads */
+int stage_sums_only(const char *body, arena *a);
 /* the loop body with accumulators (and, with tiles, the staged reads)
  * replaced */
 const char *stage_render_body(const tu_model *m, const kernel *k, const stage_plan *p, int tiles,

@@ -139,7 +139,7 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
     stage_plan p;
     strbuf pre_decls, pre, post_decls, post;
     sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
-    int bad = stage_analyse(m, k, f, a, &p, &pre_decls, &pre, &post_decls, &post, why);
+    int bad = stage_analyse(m, k, f, STAGE_NEED_TILES, a, &p, &pre_decls, &pre, &post_decls, &post, why);
     const int *B = f->block;
     if (!bad && (!p.thread_var[0] || !p.thread_var[1] || B[2] != 1)) {
         *why = "not a two-dimensional kernel (i from y, j from x, blocks one deep)";

@@ -301,8 +301,8 @@ static int read_only_param(const tu_model *m, const kernel *k, const char *base)
 }
 
 /* what the loop reads by rows (tiles) and updates at a fixed index (accs) */
-static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, arena *a,
-                         const char **why)
+static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, int need_tiles,
+                         arena *a, const char **why)
 {
     const body_node *L = &k->body.items[p->loop];
     for (size_t j = 0; j < k->body.len; j++) {
@@ -351,7 +351,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, aren
             p->n_accs < max_accs)
             p->accs[p->n_accs++] = (accum){s->base, pol_text(m, &s->index, a), sq, type};
     }
-    if (!p->n_tiles) {
+    if (need_tiles && !p->n_tiles) {
         *why = "no read of a row by the thread's own index (A[i*n+k] with k the loop variable)";
         return 1;
     }
@@ -512,8 +512,9 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
     vec_push(out, e);
 }
 
-int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena *a, stage_plan *p,
-                  strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post, const char **why)
+int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,
+                  stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
+                  const char **why)
 {
     memset(p, 0, sizeof *p);
     if (f->block[0] <= 0 || f->block[1] <= 0 || f->block[2] <= 0) {
@@ -531,13 +532,17 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, arena 
         return 1;
     }
     stage_find_thread_vars(m, k, p, a);
-    if (stage_find_shape(m, k, p, 0, a, why) || find_accesses(m, k, p, a, why))
+    int raw_after = flags & STAGE_RAW_AFTER;
+    if (stage_find_shape(m, k, p, raw_after, a, why) ||
+        find_accesses(m, k, p, flags & STAGE_NEED_TILES, a, why))
         return 1;
     const body_node *L = &k->body.items[p->loop];
     const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);
     const char *Q = arena_printf(a, "%.*s", (int)(p->close - p->body_end), p->text + p->body_end);
-    if (split_statements(P, 1, pre_decls, pre, a) || split_statements(Q, 0, post_decls, post, a) ||
-        pol_mentions(Q, p->loop_var)) {
+    int q_bad = raw_after ? forbidden_words(Q) : split_statements(Q, 0, post_decls, post, a);
+    if (raw_after && !q_bad)
+        sb_puts(post, pol_trim(Q, strlen(Q), a));
+    if (split_statements(P, 1, pre_decls, pre, a) || q_bad || pol_mentions(Q, p->loop_var)) {
         *why = "the statements around the loop are not simple (declarations with values, "
                "blocks, comments, or the loop variable used after it)";
         return 1;
@@ -564,7 +569,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     stage_plan p;
     strbuf pre_decls, pre, post_decls, post;
     sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
-    int bad = stage_analyse(m, k, f, a, &p, &pre_decls, &pre, &post_decls, &post, why);
+    int bad = stage_analyse(m, k, f, STAGE_NEED_TILES, a, &p, &pre_decls, &pre, &post_decls, &post, why);
     int tile_rows[max_tiles], tk = 0;
     for (size_t t = 0; !bad && t < p.n_tiles; t++)
         tile_rows[t] = f->block[p.tiles[t].dim];

@@ -29,7 +29,7 @@
 
 /* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
  * accumulators: a sum the lanes may split */
-static int sums_only(const char *body, arena *a)
+int stage_sums_only(const char *body, arena *a)
 {
     const char *open = strchr(body, '{'), *close = strrchr(body, '}');
     const char *from = open && close > open ? open + 1 : body;
@@ -196,9 +196,23 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int r
                    stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
                    const char **body_out, const char **why)
 {
-    int bad = stage_analyse(m, k, f, a, p, pre_decls, pre, post_decls, post, why);
-    if (!bad && (f->block[1] != 1 || f->block[2] != 1 || f->block[0] % 32 || !p->thread_var[0])) {
-        *why = "the block is not one-dimensional in whole warps";
+    int bad = stage_analyse(m, k, f, STAGE_NEED_TILES, a, p, pre_decls, pre, post_decls, post, why);
+    int threads = f->block[0] * f->block[1] * f->block[2];
+    if (!bad && (threads % 32 || !p->thread_var[0] || p->thread_var[1] || p->thread_var[2])) {
+        *why = "the block is not whole warps, or the kernel indexes threads along y or z";
+        bad = 1;
+    }
+    /* a block whose y and z threads repeat the x threads' work (the kernel
+     * reads nothing but its x index): its warps share the block's rows */
+    const char *other = bad || threads == f->block[0] ? NULL : pol_other_thread_identity(m, k, 1);
+    if (!bad && other) {
+        *why = arena_printf(a, "the block is not one-dimensional, and something besides the x "
+                               "index tells its threads apart (%s)", other);
+        bad = 1;
+    }
+    int per_warp = bad ? 0 : f->block[0] / (threads / 32);
+    if (!bad && (f->block[0] % (threads / 32) || per_warp % rows)) {
+        *why = "the block's rows do not split evenly over its warps, or into groups of rows";
         bad = 1;
     }
     if (!bad && !stage_only_thread_vars_before(k, p, a)) {
@@ -217,7 +231,7 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int r
             bad = 1;
         }
     const char *body = bad ? NULL : stage_render_body(m, k, p, 0, a);
-    if (!bad && (!p->n_accs || !sums_only(body, a))) {
+    if (!bad && (!p->n_accs || !stage_sums_only(body, a))) {
         *why = "the loop does not only add to elements the thread owns";
         bad = 1;
     }
@@ -245,19 +259,29 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
     }
     const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
     const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
+    /* warp w takes the block's rows w*P .. w*P+P-1 (P = rows per warp: 32
+     * in a one-dimensional block, whose lanes' own rows those are) */
+    int warps = f->block[0] * f->block[1] * f->block[2] / 32, per_warp = f->block[0] / warps;
+    const char *tid = "threadIdx.x";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == 1 && blockDim.z == 1) {\n", f->block[0]);
-    sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
+    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
+              f->block[1], f->block[2]);
+    if (warps * 32 != f->block[0]) {
+        sb_printf(&sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
+                  f->block[0], f->block[1]);
+        tid = "cl1_t";
+    }
+    sb_printf(&sb, "\tconst int cl1_lane = %s %% 32;\n", tid);
     if (rows > 1) {
-        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r += %d) {\n"
-                       "\t\tconst int cl1_row = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n",
-                  rows, f->block[0]);
+        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < %d; cl1_r += %d) {\n"
+                       "\t\tconst int cl1_row = blockIdx.x * %d + (%s / 32) * %d + cl1_r;\n",
+                  per_warp, rows, f->block[0], tid, per_warp);
         render_rows_at_once(&sb, &p, body, sb_str(&pre), sb_str(&post), decls, rows, decl, a);
     } else {
-        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < 32; cl1_r++) {\n"
-                       "\t\tconst int %s = blockIdx.x * %d + (threadIdx.x / 32) * 32 + cl1_r;\n",
-                  p.thread_var[0], f->block[0]);
+        sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < %d; cl1_r++) {\n"
+                       "\t\tconst int %s = blockIdx.x * %d + (%s / 32) * %d + cl1_r;\n",
+                  per_warp, p.thread_var[0], f->block[0], tid, per_warp);
         render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
     }
     sb_puts(&sb, "\t}\n");
@@ -279,8 +303,10 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
         const char *def = pol_squeeze(arena_printf(a, "%.*s",
                                                    (int)(k->decl_range.end - k->decl_range.begin),
                                                    p.text + k->decl_range.begin), a);
-        if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") ||
-            !f->flat_grid) {
+        if (f->block[1] != 1 || f->block[2] != 1) {
+            *why = "the block is not one-dimensional";
+            bad = 1;
+        } else if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") || !f->flat_grid) {
             *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a "
                    "captured grid was not one block high and deep";
             bad = 1;

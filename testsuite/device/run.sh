@@ -11,7 +11,8 @@
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
 #                      --per-round 3"; a table per order in $OUT/order-*.txt
 #   tune PROGRAM...    tune_polybench.sh on those programs [-- tune options]
-#                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first)
+#                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first;
+#                      TUNE_TAG=name: its own output, tune-name.tgz)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
 set -u
 OUT=${OUT:-/tmp/cl1cc-out}
@@ -60,10 +61,14 @@ tune)
         sh testsuite/tune/gpu_tune.sh "$cl1cc" >"$OUT/tune_loop.log" 2>&1
         status "gpu_tune_loop" "exit $? ($(tail -n 1 "$OUT/tune_loop.log"))"
     fi
-    sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA /tmp/tune-out "$@" \
-        >"$OUT/tune_bench.log" 2>&1
+    # TUNE_TAG=name: a run of its own (tune-name.tgz), so that one call can
+    # tune several sets of programs with different options
+    tag=${TUNE_TAG:+-$TUNE_TAG}
+    sh testsuite/bench/tune_polybench.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "/tmp/tune-out$tag" "$@" \
+        >"$OUT/tune_bench$tag.log" 2>&1
     status "tune_polybench $*" "exit $?"
-    tar czf "$OUT/tune.tgz" -C /tmp --exclude=captures tune-out
+    tail -n 60 "/tmp/tune-out$tag/table.txt" >>"$summary" 2>/dev/null
+    tar czf "$OUT/tune$tag.tgz" -C /tmp --exclude=captures "tune-out$tag"
     ;;
 taller)
     taller

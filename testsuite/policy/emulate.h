@@ -3,12 +3,14 @@
 // block's work through shared memory (regblock) can be checked against the
 // original on any grid without a GPU (testsuite/policy/emulate.sh).
 // emu_launch runs each thread to its end; emu_launch_synced runs a block's
-// threads as coroutines (ucontext) that switch at __syncthreads(), so
-// __shared__ arrays and barriers behave as on the GPU.  No warp intrinsics.
+// threads as coroutines (ucontext) that wait at __syncthreads(), __syncwarp()
+// and __shfl_down_sync() as on the GPU, so __shared__ arrays, barriers and
+// shuffle reductions behave as there.  No other warp intrinsics.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <ucontext.h>
 #include <vector>
@@ -36,25 +38,66 @@ template <class Kernel> static void emu_launch(emu_dim3 grid, emu_dim3 block, Ke
                             k();
 }
 
-/* the coroutines of one block: each thread runs until it reaches a barrier
- * or returns, then the next; a round ends when every thread has */
+/* the coroutines of one block: each thread runs until it waits at a
+ * barrier or returns, then the next.  A barrier lets its threads go when
+ * every thread of the block that has not returned reached it (as on sm_70
+ * and later); a warp's barrier (__syncwarp, each half of a shuffle) when
+ * every lane of the warp that has not returned did.  A round of the
+ * scheduler in which no thread arrives anywhere or returns is a deadlock
+ * (a barrier some threads never reach): reported, and the run fails. */
 struct emu_fiber {
     ucontext_t context;
     emu_dim3 index;
     bool done;
 };
+struct emu_gate {
+    size_t live, arrived;
+    unsigned long generation;
+};
 static ucontext_t emu_scheduler;
 static emu_fiber *emu_current;
 static std::function<void()> emu_body;
 static bool emu_synced;
+static emu_gate emu_block_gate, emu_warp_gates[32];
+static unsigned long emu_progress;
+static unsigned char emu_slots[1024][16]; /* a shuffle's values, by thread */
 
-static void emu_barrier()
+static size_t emu_flat_thread()
+{
+    return threadIdx.x + (size_t)blockDim.x * (threadIdx.y + (size_t)blockDim.y * threadIdx.z);
+}
+
+static void emu_arrive(emu_gate *g, const char *what)
 {
     if (!emu_synced) {
-        printf("FAIL: __syncthreads() in a kernel run by emu_launch (use emu_launch_synced)\n");
+        printf("FAIL: %s in a kernel run by emu_launch (use emu_launch_synced)\n", what);
         exit(1);
     }
-    swapcontext(&emu_current->context, &emu_scheduler);
+    emu_progress++;
+    unsigned long generation = g->generation;
+    if (++g->arrived == g->live) {
+        g->arrived = 0;
+        g->generation++;
+        return;
+    }
+    while (g->generation == generation)
+        swapcontext(&emu_current->context, &emu_scheduler);
+}
+
+static void emu_barrier() { emu_arrive(&emu_block_gate, "__syncthreads()"); }
+
+static void __syncwarp(unsigned = 0xffffffffu) { emu_arrive(&emu_warp_gates[emu_flat_thread() / 32], "__syncwarp()"); }
+
+template <class T> static T __shfl_down_sync(unsigned, T value, int delta)
+{
+    size_t t = emu_flat_thread(), lane = t % 32;
+    memcpy(emu_slots[t], &value, sizeof value);
+    __syncwarp();
+    T got = value;
+    if (lane + delta < 32 && t + delta < (size_t)blockDim.x * blockDim.y * blockDim.z)
+        memcpy(&got, emu_slots[t + delta], sizeof got);
+    __syncwarp();
+    return got;
 }
 
 static void emu_fiber_start()
@@ -63,16 +106,33 @@ static void emu_fiber_start()
     emu_current->done = true;
 }
 
+/* a thread returned: the barriers it will not reach wait for one fewer */
+static void emu_leave(emu_gate *g)
+{
+    g->live--;
+    if (g->arrived > 0 && g->arrived == g->live) {
+        g->arrived = 0;
+        g->generation++;
+    }
+}
+
 template <class Kernel> static void emu_launch_synced(emu_dim3 grid, emu_dim3 block, Kernel k)
 {
     const size_t stack_bytes = 256 * 1024;
     size_t threads = (size_t)block.x * block.y * block.z;
+    if (threads > 1024) {
+        printf("FAIL: a block of more than 1024 threads\n");
+        exit(1);
+    }
     std::vector<emu_fiber> fibers(threads);
     std::vector<char> stacks(threads * stack_bytes);
     gridDim = grid, blockDim = block, emu_body = k, emu_synced = true;
     for (blockIdx.z = 0; blockIdx.z < grid.z; blockIdx.z++)
         for (blockIdx.y = 0; blockIdx.y < grid.y; blockIdx.y++)
             for (blockIdx.x = 0; blockIdx.x < grid.x; blockIdx.x++) {
+                emu_block_gate = {threads, 0, 0};
+                for (size_t w = 0; w < 32; w++)
+                    emu_warp_gates[w] = {w * 32 < threads ? std::min<size_t>(32, threads - w * 32) : 0, 0, 0};
                 for (size_t t = 0; t < threads; t++) {
                     emu_fiber *f = &fibers[t];
                     f->index = {(unsigned)(t % block.x), (unsigned)(t / block.x % block.y),
@@ -85,6 +145,7 @@ template <class Kernel> static void emu_launch_synced(emu_dim3 grid, emu_dim3 bl
                     makecontext(&f->context, emu_fiber_start, 0);
                 }
                 for (size_t running = threads; running > 0;) {
+                    unsigned long before = emu_progress;
                     running = 0;
                     for (size_t t = 0; t < threads; t++) {
                         if (fibers[t].done)
@@ -92,7 +153,18 @@ template <class Kernel> static void emu_launch_synced(emu_dim3 grid, emu_dim3 bl
                         emu_current = &fibers[t];
                         threadIdx = fibers[t].index;
                         swapcontext(&emu_scheduler, &fibers[t].context);
+                        if (fibers[t].done) {
+                            emu_progress++;
+                            emu_leave(&emu_block_gate);
+                            emu_leave(&emu_warp_gates[t / 32]);
+                        }
                         running += !fibers[t].done;
+                    }
+                    if (running > 0 && emu_progress == before) {
+                        printf("FAIL: deadlock: block (%u, %u, %u) waits at a barrier that %zu of its "
+                               "threads never reach\n",
+                               blockIdx.x, blockIdx.y, blockIdx.z, running);
+                        exit(1);
                     }
                 }
             }
@@ -104,6 +176,16 @@ template <class T> static void emu_fill(T *p, size_t n, unsigned seed)
     srand(seed);
     for (size_t i = 0; i < n; i++)
         p[i] = (T)(0.5 + (double)rand() / RAND_MAX);
+}
+
+/* multiples of 1/4 in [0.25, 2]: sums and products of a few thousand of
+ * them are exact, so a variant that reassociates a sum (col_split) must
+ * still give the original's bits */
+template <class T> static void emu_fill_quarters(T *p, size_t n, unsigned seed)
+{
+    srand(seed);
+    for (size_t i = 0; i < n; i++)
+        p[i] = (T)(0.25 * (1 + rand() % 8));
 }
 
 static int emu_same(const char *what, const void *a, const void *b, size_t bytes)

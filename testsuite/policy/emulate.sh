@@ -1,6 +1,6 @@
 #!/bin/sh
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
-# split_loop and regblock compute what the original kernel computes, element
+# split_loop, regblock, col_split, warp_rows, wide_rows and block_reduce compute what the original kernel computes, element
 # for element, on grids of several shapes (block sizes that divide and do
 # not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
 # matrices that regblock's tiles divide and do not), run on the CPU through
@@ -230,8 +230,172 @@ int main()
 }
 CPP
 } >"$tmp/regblock.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/columns.cu"
+    variant columns.cu col_sum col_split --distinct --shape 256,1,1 --flat-grid | sed "s/col_sum_variant(/col_sum_256(/"
+    variant columns.cu col_sum col_split --distinct --shape 32,8,1 --flat-grid | sed "s/col_sum_variant(/col_sum_32x8(/"
+    variant columns.cu col_sum col_split16 --distinct --shape 32,8,1 --flat-grid | sed "s/col_sum_variant(/col_sum_16_32x8(/"
+    variant columns.cu col_std col_split16 --distinct --shape 128,1,1 --flat-grid
+    variant columns.cu two_cols col_split --distinct --shape 64,1,1 --flat-grid
+    cat <<'CPP'
+/* the original on its captured block shape (y duplicates of each column
+ * in a 32x8 block compute the same) against the variant on BLOCK (other
+ * shapes: the original's path behind the check) on a grid HEIGHT high */
+template <class K1>
+static int check_sum(const char *name, int n, emu_dim3 block0, emu_dim3 block, unsigned height, K1 variant)
+{
+    float *a = new float[n * M], *tmp = new float[n], *y0 = new float[M], *y1 = new float[M];
+    emu_fill_quarters(a, n * M, 23), emu_fill_quarters(tmp, n, 24);
+    emu_fill(y0, M, 25), emu_fill(y1, M, 25);
+    emu_launch({(M + block0.x - 1) / block0.x, 1, 1}, block0, [&] { col_sum(n, a, tmp, y0); });
+    emu_launch_synced({(M + block.x - 1) / block.x, height, 1}, block, [&] { variant(n, a, tmp, y1); });
+    char what[128];
+    snprintf(what, sizeof what, "col_sum %s, %d rows, blocks of %ux%u, grid %u high", name, n, block.x,
+             block.y, height);
+    int bad = emu_same(what, y0, y1, M * sizeof *y0);
+    delete[] a, delete[] tmp, delete[] y0, delete[] y1;
+    return bad;
+}
+static int check_std(int n, unsigned threads, unsigned height)
+{
+    double *data = new double[n * M], *mean = new double[M], *s0 = new double[M], *s1 = new double[M];
+    emu_fill_quarters(data, n * M, 26), emu_fill_quarters(mean, M, 27);
+    emu_fill(s0, M, 28), emu_fill(s1, M, 28);
+    emu_launch({(M + 127) / 128u, 1, 1}, {128, 1, 1}, [&] { col_std(n, mean, s0, data); });
+    emu_launch_synced({(M + threads - 1) / threads, height, 1}, {threads, 1, 1},
+                      [&] { col_std_variant(n, mean, s1, data); });
+    char what[128];
+    snprintf(what, sizeof what, "col_std, %d rows, blocks of %u, grid %u high", n, threads, height);
+    int bad = emu_same(what, s0, s1, M * sizeof *s0);
+    delete[] data, delete[] mean, delete[] s0, delete[] s1;
+    return bad;
+}
+static int check_two(int n, unsigned height)
+{
+    float *a = new float[n * M], *b = new float[n * M], *s0 = new float[M], *s1 = new float[M];
+    float *t0 = new float[M], *t1 = new float[M];
+    int *c0 = new int[M], *c1 = new int[M];
+    emu_fill_quarters(a, n * M, 29), emu_fill_quarters(b, n * M, 30);
+    emu_fill_quarters(s0, M, 31), emu_fill_quarters(s1, M, 31), emu_fill_quarters(t0, M, 32);
+    emu_fill_quarters(t1, M, 32);
+    for (int j = 0; j < M; j++)
+        c0[j] = c1[j] = j;
+    emu_launch({(M + 63) / 64u, 1, 1}, {64, 1, 1}, [&] { two_cols(n, a, b, s0, c0, t0); });
+    emu_launch_synced({(M + 63) / 64u, height, 1}, {64, 1, 1}, [&] { two_cols_variant(n, a, b, s1, c1, t1); });
+    char what[128];
+    snprintf(what, sizeof what, "two_cols, %d rows, grid %u high", n, height);
+    int bad = emu_same(what, s0, s1, M * sizeof *s0) | emu_same(what, t0, t1, M * sizeof *t0) |
+              emu_same(what, c0, c1, M * sizeof *c0);
+    delete[] a, delete[] b, delete[] s0, delete[] s1, delete[] t0, delete[] t1, delete[] c0, delete[] c1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    const int rows[] = {1000, 7, 1};
+    for (int n : rows) {
+        for (unsigned h = 1; h <= 9; h++, runs += 3) {
+            bad |= check_sum("256", n, {256, 1, 1}, {256, 1, 1}, h, col_sum_256);
+            bad |= check_std(n, 128, h);
+            bad |= check_two(n, h);
+        }
+        const unsigned heights[] = {1, 2, 3};
+        for (unsigned h : heights) {
+            bad |= check_sum("32x8", n, {32, 8, 1}, {32, 8, 1}, h, col_sum_32x8);
+            bad |= check_sum("16 32x8", n, {32, 8, 1}, {32, 8, 1}, h, col_sum_16_32x8);
+            bad |= check_sum("256 on 96", n, {256, 1, 1}, {96, 1, 1}, h, col_sum_256);
+            bad |= check_std(n, 64, h); /* not the captured 128: the original's path */
+            runs += 4;
+        }
+    }
+    printf("col_split: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/columns.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/rows.cu"
+    for c in warp_rows warp_rows4 warp_rows8; do
+        variant rows.cu row_dot $c --distinct --shape 256,1,1 | sed "s/row_dot_variant(/row_dot_${c}_256(/"
+    done
+    for c in warp_rows warp_rows4; do
+        variant rows.cu row_dot $c --distinct --shape 32,8,1 | sed "s/row_dot_variant(/row_dot_${c}_32x8(/"
+    done
+    variant rows.cu row_dot wide_rows --distinct --shape 256,1,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide(/"
+    variant rows.cu two_rows warp_rows8 --distinct --shape 128,1,1
+    printf '#define NL 2000\n#define DATA_TYPE float\n'
+    sed -n '/^__global__ void norm(/,/^}/p' "$src/fixtures/lone.cu" | sed 's/\<N\>/NL/g'
+    variant lone.cu norm block_reduce --shape 256,1,1 | sed 's/\<N\>/NL/g'
+    cat <<'CPP'
+/* the original on BLOCK0 against a variant on BLOCK (other shapes than the
+ * captured: the original's path behind the check), grid HEIGHT high */
+template <class K1>
+static int check_dot(const char *name, emu_dim3 block0, emu_dim3 block, unsigned height, K1 variant)
+{
+    float *a = new float[N * M], *x = new float[M], *o0 = new float[N], *o1 = new float[N];
+    emu_fill_quarters(a, N * M, 33), emu_fill_quarters(x, M, 34);
+    emu_fill(o0, N, 35), emu_fill(o1, N, 35);
+    emu_launch({(N + block0.x - 1) / block0.x, 1, 1}, block0, [&] { row_dot(M, a, x, o0); });
+    emu_launch_synced({(N + block.x - 1) / block.x, height, 1}, block, [&] { variant(M, a, x, o1); });
+    char what[128];
+    snprintf(what, sizeof what, "row_dot %s, blocks of %ux%u, grid %u high", name, block.x, block.y, height);
+    int bad = emu_same(what, o0, o1, N * sizeof *o0);
+    delete[] a, delete[] x, delete[] o0, delete[] o1;
+    return bad;
+}
+static int check_two_rows()
+{
+    double *a = new double[N * N], *b = new double[N * N], *x = new double[N];
+    double *t0 = new double[N], *t1 = new double[N], *y0 = new double[N], *y1 = new double[N];
+    emu_fill_quarters(a, N * N, 36), emu_fill_quarters(b, N * N, 37), emu_fill_quarters(x, N, 38);
+    emu_fill_quarters(t0, N, 39), emu_fill_quarters(t1, N, 39), emu_fill_quarters(y0, N, 40);
+    emu_fill_quarters(y1, N, 40);
+    emu_launch({(N + 127) / 128, 1, 1}, {128, 1, 1}, [&] { two_rows(0.5f, 1.5f, a, b, t0, x, y0); });
+    emu_launch_synced({(N + 127) / 128, 1, 1}, {128, 1, 1}, [&] { two_rows_variant(0.5f, 1.5f, a, b, t1, x, y1); });
+    int bad = emu_same("two_rows warp_rows8", t0, t1, N * sizeof *t0) | emu_same("two_rows warp_rows8", y0, y1, N * sizeof *y0);
+    delete[] a, delete[] b, delete[] x, delete[] t0, delete[] t1, delete[] y0, delete[] y1;
+    return bad;
+}
+static int check_norm(int k)
+{
+    float *a = new float[NL * NL], *r0 = new float[NL * NL], *r1 = new float[NL * NL];
+    emu_fill_quarters(a, NL * NL, 41), emu_fill(r0, NL * NL, 42), emu_fill(r1, NL * NL, 42);
+    emu_launch({1, 1, 1}, {256, 1, 1}, [&] { norm(NL, a, r0, k); });
+    emu_launch_synced({1, 1, 1}, {256, 1, 1}, [&] { norm_variant(NL, a, r1, k); });
+    int bad = emu_same("norm block_reduce", r0, r1, NL * NL * sizeof *r0);
+    delete[] a, delete[] r0, delete[] r1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    bad |= check_dot("warp_rows 256", {256, 1, 1}, {256, 1, 1}, 1, row_dot_warp_rows_256);
+    bad |= check_dot("warp_rows4 256", {256, 1, 1}, {256, 1, 1}, 1, row_dot_warp_rows4_256);
+    bad |= check_dot("warp_rows8 256", {256, 1, 1}, {256, 1, 1}, 1, row_dot_warp_rows8_256);
+    bad |= check_dot("warp_rows 256 on 128", {256, 1, 1}, {128, 1, 1}, 1, row_dot_warp_rows_256);
+    /* y threads repeat the x threads' row (reset first: the same result) */
+    bad |= check_dot("warp_rows 32x8", {32, 8, 1}, {32, 8, 1}, 1, row_dot_warp_rows_32x8);
+    bad |= check_dot("warp_rows4 32x8", {32, 8, 1}, {32, 8, 1}, 1, row_dot_warp_rows4_32x8);
+    bad |= check_dot("warp_rows4 32x8 on 32x4", {32, 8, 1}, {32, 4, 1}, 1, row_dot_warp_rows4_32x8);
+    runs += 7;
+    const unsigned heights[] = {1, 2, 5, 32, 33};
+    for (unsigned h : heights) {
+        bad |= check_dot("wide_rows", {256, 1, 1}, {256, 1, 1}, h, row_dot_wide);
+        runs++;
+    }
+    bad |= check_dot("wide_rows on 64", {256, 1, 1}, {64, 1, 1}, 3, row_dot_wide);
+    bad |= check_two_rows();
+    bad |= check_norm(0) | check_norm(1999);
+    runs += 4;
+    printf("warp_rows, wide_rows, block_reduce: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/rows.cpp"
 fail=0
-for t in spread interchange split regblock; do
+for t in spread interchange split regblock columns rows; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

@@ -1,0 +1,1 @@
+refused: a captured grid was not one block high and deep

@@ -1,0 +1,1 @@
+refused: the block is not one-dimensional

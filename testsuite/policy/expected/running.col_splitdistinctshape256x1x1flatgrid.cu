@@ -1,0 +1,1 @@
+refused: the loop does not only add to elements the thread owns

@@ -1,0 +1,1 @@
+refused: an element summed into is not indexed by the column

@@ -1,0 +1,1 @@
+refused: something besides the column index tells threads apart (threadIdx)
