@@ -10,7 +10,8 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "unroll4", "unroll8",  "ldg",          "fast_math", "stage",
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
                                     "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
-                                    "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16"};
+                                    "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
+                                    "regblock2x1"};
 
 size_t pol_transform_count(void)
 {
@@ -68,6 +69,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_split_loop(m, k, f, 64, a, out, why);
     if (strcmp(name, "split_loop256") == 0)
         return pol_transform_split_loop(m, k, f, 256, a, out, why);
+    if (strcmp(name, "regblock2x1") == 0)
+        return pol_transform_regblock(m, k, f, 2, 1, a, out, why);
     if (strcmp(name, "regblock2x2") == 0)
         return pol_transform_regblock(m, k, f, 2, 2, a, out, why);
     if (strcmp(name, "regblock4x2") == 0)

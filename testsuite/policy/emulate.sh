@@ -155,7 +155,7 @@ CPP
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/blocked.cu"
-    for r in 2x2 4x2 4x4; do
+    for r in 2x1 2x2 4x2 4x4; do
         variant blocked.cu gemm_like "regblock$r" --distinct --shape 32,8,1 | sed "s/gemm_like_variant(/gemm_like_$r(/"
         variant blocked.cu gram_rows "regblock$r" --distinct --shape 32,8,1 | sed "s/gram_rows_variant(/gram_rows_$r(/"
         variant blocked.cu two_out "regblock$r" --distinct --shape 32,8,1 | sed "s/two_out_variant(/two_out_$r(/"
@@ -213,17 +213,19 @@ int main()
     const int sizes[][3] = {{128, 64, 64}, {70, 45, 37}, {5, 3, 2}, {136, 100, 33}};
     int bad = 0, runs = 0;
     for (auto &s : sizes) {
+        bad |= check_gemm("2x1", s[0], s[1], s[2], {32, 8, 1}, gemm_like_2x1);
         bad |= check_gemm("2x2", s[0], s[1], s[2], {32, 8, 1}, gemm_like_2x2);
         bad |= check_gemm("4x2", s[0], s[1], s[2], {32, 8, 1}, gemm_like_4x2);
         bad |= check_gemm("4x4", s[0], s[1], s[2], {32, 8, 1}, gemm_like_4x4);
         bad |= check_gemm("4x4", s[0], s[1], s[2], {16, 16, 1}, gemm_like_4x4);
+        bad |= check_gram("2x1", s[0], s[2], gram_rows_2x1);
         bad |= check_gram("2x2", s[0], s[2], gram_rows_2x2);
         bad |= check_gram("4x2", s[0], s[2], gram_rows_4x2);
         bad |= check_gram("4x4", s[0], s[2], gram_rows_4x4);
         bad |= check_two_out("2x2", s[1], two_out_2x2);
         bad |= check_two_out("4x2", s[1], two_out_4x2);
         bad |= check_two_out("4x4", s[1], two_out_4x4);
-        runs += 10;
+        runs += 12;
     }
     printf("regblock: %d emulated runs\n", runs);
     return bad;
