@@ -11,7 +11,7 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
                                     "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
                                     "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
-                                    "regblock2x1"};
+                                    "regblock2x1", "col_split8"};
 
 size_t pol_transform_count(void)
 {
@@ -79,6 +79,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_regblock(m, k, f, 4, 4, a, out, why);
     if (strcmp(name, "col_split") == 0)
         return pol_transform_col_split(m, k, f, 32, a, out, why);
+    if (strcmp(name, "col_split8") == 0)
+        return pol_transform_col_split(m, k, f, 8, a, out, why);
     if (strcmp(name, "col_split16") == 0)
         return pol_transform_col_split(m, k, f, 16, a, out, why);
     if (strcmp(name, "interchange") == 0)

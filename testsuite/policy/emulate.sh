@@ -239,6 +239,7 @@ CPP
     variant columns.cu col_sum col_split --distinct --shape 32,8,1 --flat-grid | sed "s/col_sum_variant(/col_sum_32x8(/"
     variant columns.cu col_sum col_split16 --distinct --shape 32,8,1 --flat-grid | sed "s/col_sum_variant(/col_sum_16_32x8(/"
     variant columns.cu col_std col_split16 --distinct --shape 128,1,1 --flat-grid
+    variant columns.cu col_sum col_split8 --distinct --shape 256,1,1 --flat-grid | sed "s/col_sum_variant(/col_sum_8_256(/"
     variant columns.cu two_cols col_split --distinct --shape 64,1,1 --flat-grid
     cat <<'CPP'
 /* the original on its captured block shape (y duplicates of each column
@@ -297,8 +298,9 @@ int main()
     int bad = 0, runs = 0;
     const int rows[] = {1000, 7, 1};
     for (int n : rows) {
-        for (unsigned h = 1; h <= 9; h++, runs += 3) {
+        for (unsigned h = 1; h <= 9; h++, runs += 4) {
             bad |= check_sum("256", n, {256, 1, 1}, {256, 1, 1}, h, col_sum_256);
+            bad |= check_sum("8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_8_256);
             bad |= check_std(n, 128, h);
             bad |= check_two(n, h);
         }
