@@ -15,9 +15,10 @@
  * few loads in flight to use the memory bandwidth.  They need loop bounds
  * that do not depend on the row.
  *
- * `wide_rows` gives each row a warp of its own on a grid 32 times as tall
- * (core/launch_rule.h): block (x, y) takes rows y*W+w, y*W+w+32*W, ... of
- * block x's (W warps a block), so any height is right; the original
+ * `wide_rows` gives each row a warp of its own on a grid X/W times as tall
+ * (core/launch_rule.h; X rows and W warps a block: 32 for a one-dimensional
+ * block, 4 for a 32x8 one): block (x, y) takes rows y*W+w, y*W+w+H*W, ...
+ * of block x's (H the grid's height), so any height is right; the original
  * statement runs for blockIdx.y == 0 only when blockDim differs.
  */
 #include <ctype.h>
@@ -303,8 +304,8 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
         const char *def = pol_squeeze(arena_printf(a, "%.*s",
                                                    (int)(k->decl_range.end - k->decl_range.begin),
                                                    p.text + k->decl_range.begin), a);
-        if (f->block[1] != 1 || f->block[2] != 1) {
-            *why = "the block is not one-dimensional";
+        if (f->block[0] * 32 <= f->block[0] * f->block[1] * f->block[2]) {
+            *why = "the block has a warp for each of its rows already (warp_rows)";
             bad = 1;
         } else if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") || !f->flat_grid) {
             *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a "
@@ -316,22 +317,30 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
         sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
         return 1;
     }
-    int warps = f->block[0] / 32;
+    /* the block's X rows, a warp each, on a grid X / warps times as tall */
+    int warps = f->block[0] * f->block[1] * f->block[2] / 32, factor = f->block[0] / warps;
     const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
     const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
+    const char *tid = "threadIdx.x";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == 1 && blockDim.z == 1) {\n", f->block[0]);
-    sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
-    sb_printf(&sb, "\tfor (int cl1_r = (int)(blockIdx.y * %d + threadIdx.x / 32); cl1_r < %d; "
+    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
+              f->block[1], f->block[2]);
+    if (warps * 32 != f->block[0]) {
+        sb_printf(&sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
+                  f->block[0], f->block[1]);
+        tid = "cl1_t";
+    }
+    sb_printf(&sb, "\tconst int cl1_lane = %s %% 32;\n", tid);
+    sb_printf(&sb, "\tfor (int cl1_r = (int)(blockIdx.y * %d + %s / 32); cl1_r < %d; "
                    "cl1_r += (int)(gridDim.y * %d)) {\n"
                    "\t\tconst int %s = blockIdx.x * %d + cl1_r;\n",
-              warps, f->block[0], warps, p.thread_var[0], f->block[0]);
+              warps, tid, f->block[0], warps, p.thread_var[0], f->block[0]);
     render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
     sb_puts(&sb, "\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), "blockIdx.y == 0", a, out);
     sb_free(&sb);
-    vec_push(out, pol_grid_y_marker(m, k, 32, a));
+    vec_push(out, pol_grid_y_marker(m, k, factor, a));
     sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
     return 0;
 }

@@ -328,6 +328,7 @@ CPP
         variant rows.cu row_dot $c --distinct --shape 32,8,1 | sed "s/row_dot_variant(/row_dot_${c}_32x8(/"
     done
     variant rows.cu row_dot wide_rows --distinct --shape 256,1,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide(/"
+    variant rows.cu row_dot wide_rows --distinct --shape 32,8,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide_32x8(/"
     variant rows.cu two_rows warp_rows8 --distinct --shape 128,1,1
     printf '#define NL 2000\n#define DATA_TYPE float\n'
     sed -n '/^__global__ void norm(/,/^}/p' "$src/fixtures/lone.cu" | sed 's/\<N\>/NL/g'
@@ -390,9 +391,15 @@ int main()
         runs++;
     }
     bad |= check_dot("wide_rows on 64", {256, 1, 1}, {64, 1, 1}, 3, row_dot_wide);
+    const unsigned heights4[] = {1, 3, 4, 5};
+    for (unsigned h : heights4) {
+        bad |= check_dot("wide_rows 32x8", {32, 8, 1}, {32, 8, 1}, h, row_dot_wide_32x8);
+        runs++;
+    }
+    bad |= check_dot("wide_rows 32x8 on 32x4", {32, 8, 1}, {32, 4, 1}, 4, row_dot_wide_32x8);
     bad |= check_two_rows();
     bad |= check_norm(0) | check_norm(1999);
-    runs += 4;
+    runs += 5;
     printf("warp_rows, wide_rows, block_reduce: %d emulated runs\n", runs);
     return bad;
 }

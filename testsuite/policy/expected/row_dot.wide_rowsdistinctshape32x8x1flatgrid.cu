@@ -1,1 +1,36 @@
-refused: the block is not one-dimensional
+/* cl1cc-launch: grid.y x4 */
+__global__ void row_dot(int n, float *A, float *x, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    if (blockDim.x == 32 && blockDim.y == 8 && blockDim.z == 1) {
+    	const int cl1_t = threadIdx.x + 32 * (threadIdx.y + 8 * threadIdx.z);
+    	const int cl1_lane = cl1_t % 32;
+    	for (int cl1_r = (int)(blockIdx.y * 8 + cl1_t / 32); cl1_r < 32; cl1_r += (int)(gridDim.y * 8)) {
+    		const int i = blockIdx.x * 32 + cl1_r;
+    		if (i < N) {
+    			int j;
+    			if (cl1_lane == 0) { out[i] = 0; }
+    			__syncwarp();
+    			float cl1_acc0 = 0;
+    			#pragma unroll 4
+    			for (j = (0) + cl1_lane; j < (M); j += 32)
+            {
+                cl1_acc0 += A[i * M + j] * x[j];
+            }
+    			for (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {
+    				cl1_acc0 += __shfl_down_sync(0xffffffffu, cl1_acc0, cl1_o);
+    			}
+    			if (cl1_lane == 0) { out[i] = out[i] + cl1_acc0; }
+    		}
+    	}
+    } else if (blockIdx.y == 0) if (i < N)
+    {
+        out[i] = 0;
+        int j;
+        for (j = 0; j < M; j++)
+        {
+            out[i] += A[i * M + j] * x[j];
+        }
+    }
+}
