@@ -39,8 +39,9 @@ typedef struct stage_plan {
 
 /* stage_analyse's flags: refuse a loop that reads no row by the thread's
  * own index; take the statements after the loop as one text (ifs and
- * blocks allowed, in *post; *post_decls stays empty) */
-enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2 };
+ * blocks allowed, in *post; *post_decls stays empty); with that, loops
+ * after the loop allowed too (the caller decides what to do with them) */
+enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2, STAGE_LOOPS_AFTER = 4 };
 /* the preconditions both transforms share; fills p and the statements
  * before (declarations apart) and after the loop; 1 with *why when refused */
 int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,
@@ -63,12 +64,19 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
  * preconditions: "int i = blockIdx.x * blockDim.x + threadIdx.x" makes i
  * the thread's index along x (p->thread_var; p->text must be set) */
 void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a);
+/* stage_find_shape's `after`: ifs (loops) after the loop are allowed */
+enum { STAGE_SHAPE_IFS_AFTER = 1, STAGE_SHAPE_LOOPS_AFTER = 2 };
 /* the one top-level guard "if (G) { ... }" ending the body, its one for
  * loop (var = lower; var < upper; var++, bounds the same in every thread),
- * no barrier, no inner loop, no if (with ifs_after: none before the loop
- * or in it): fills guard, loop, open, close, cond, loop_var, var_type,
+ * no barrier, no inner loop, no if (with `after`: none before the loop or
+ * in it): fills guard, loop, open, close, cond, loop_var, var_type,
  * lower, upper, body_begin, body_end */
-int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_after, arena *a,
+int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int after, arena *a,
+                     const char **why);
+/* the for loop at body node `loop` in the forms stage_find_shape accepts:
+ * fills loop_var, var_type, lower, upper, body_begin, body_end of p (its
+ * text set) */
+int stage_parse_loop(const tu_model *m, const kernel *k, stage_plan *p, long loop, arena *a,
                      const char **why);
 /* before the guard only the thread indices are declared (a value computed
  * from one would be the thread's), and nothing in the guard reads threadIdx */

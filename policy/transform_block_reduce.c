@@ -175,7 +175,7 @@ int pol_transform_block_reduce(const tu_model *m, const kernel *k, const pol_fac
         return 1;
     }
     stage_find_thread_vars(m, k, &p, a);
-    if (stage_find_shape(m, k, &p, 1, a, why))
+    if (stage_find_shape(m, k, &p, STAGE_SHAPE_IFS_AFTER, a, why))
         return 1;
     if (!lone_thread(&p, a) || !stage_only_thread_vars_before(k, &p, a)) {
         *why = "the guard is not 'tid == 0' (tid = blockIdx.x * blockDim.x + threadIdx.x) with "

@@ -14,6 +14,13 @@
  * asks for a grid X/W times as tall (core/launch_rule.h) and block (x, y)
  * takes slices y, y + gridDim.y, ... of block x's columns, so any height
  * is right.  Sums are reassociated: the judge's float tolerance decides.
+ *
+ * A second loop after the sum that updates the column element by element
+ * ("for (i...) A[i*S + j] -= B[i*S + k] * X[..j..]": gramschmidt's third
+ * kernel) is split over the row phases too, after a barrier, when its
+ * iterations touch only their own elements: each array it writes is
+ * accessed at one index, i*S + T with S a stride tested non-zero at run
+ * time (zero: phase 0 runs the loop as it was).
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +28,159 @@
 #include "internal.h"
 #include "stage_plan.h"
 
+/* a loop after the sum that updates the column element by element */
+typedef struct update_loop {
+    stage_plan loop;          /* its loop_var, var_type, lower, upper, body */
+    const char *before, *after; /* the statements between the sum and it, after it */
+    const char *stride_test;  /* "(S1) != 0 && ...": iterations touch their own elements */
+} update_loop;
+
+/* the top-level terms of a squeezed sum (no '-' at the top) in parts; 0
+ * when there are more than max or a top-level '-' */
+static size_t terms_of(const char *s, char sep, arena *a, const char **parts, size_t max)
+{
+    size_t n = 0, start = 0;
+    int depth = 0;
+    for (size_t i = 0;; i++) {
+        char c = s[i];
+        if (c == '(' || c == '[')
+            depth++;
+        else if (c == ')' || c == ']')
+            depth--;
+        else if (depth == 0 && c == '-' && sep == '+' && i > 0)
+            return 0;
+        if (c == '\0' || (depth == 0 && c == sep)) {
+            if (n == max)
+                return 0;
+            parts[n++] = arena_printf(a, "%.*s", (int)(i - start), s + start);
+            start = i + 1;
+            if (c == '\0')
+                return n;
+        }
+    }
+}
+
+/* index "v*S + T" (terms and factors in any order, T free of v): S, or
+ * NULL */
+static const char *stride_of(const char *index, const char *v, arena *a)
+{
+    const char *terms[8], *factors[3], *stride = NULL;
+    size_t n = terms_of(index, '+', a, terms, 8);
+    for (size_t t = 0; t < n; t++) {
+        if (!pol_mentions(terms[t], v))
+            continue;
+        if (stride || terms_of(terms[t], '*', a, factors, 2) != 2)
+            return NULL;
+        int f = strcmp(factors[0], v) == 0 ? 0 : strcmp(factors[1], v) == 0 ? 1 : -1;
+        if (f < 0 || pol_mentions(factors[1 - f], v) || strpbrk(factors[1 - f], "=+-"))
+            return NULL;
+        stride = factors[1 - f];
+    }
+    return stride;
+}
+
+/* the update loop after the sum, if any: 0 found (in *u), -1 none, 1
+ * refused (*why) */
+static int find_update_loop(const tu_model *m, const kernel *k, const stage_plan *p,
+                            const char *pre_decls, arena *a, update_loop *u, const char **why)
+{
+    const body_node *sum = &k->body.items[p->loop];
+    long node = -1;
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *b = &k->body.items[i];
+        if (b->kind != BODY_LOOP || b->parent != p->guard || (long)i == p->loop ||
+            b->range.begin < sum->range.end)
+            continue;
+        if (node >= 0) {
+            *why = "more than one loop after the sum";
+            return 1;
+        }
+        node = (long)i;
+    }
+    if (node < 0)
+        return -1;
+    const body_node *L = &k->body.items[node];
+    u->loop = *p;
+    if (L->has_inner_loop || L->range.in_macro || stage_parse_loop(m, k, &u->loop, node, a, why)) {
+        if (!*why)
+            *why = "the loop after the sum has an inner loop, or comes from a macro";
+        return 1;
+    }
+    const char *v = u->loop.loop_var;
+    u->before = pol_trim(p->text + p->body_end, L->range.begin - p->body_end, a);
+    u->after = pol_trim(p->text + u->loop.body_end, p->close - u->loop.body_end, a);
+    if (pol_mentions(u->before, p->loop_var) || pol_mentions(u->after, v) ||
+        (!u->loop.var_type && !pol_mentions(pre_decls, v))) {
+        *why = "a loop variable is read after its loop, or the second loop's is declared after "
+               "the sum";
+        return 1;
+    }
+    strbuf test;
+    sb_init(&test);
+    int bad = 0;
+    for (size_t i = 0; i < k->body.len && !bad; i++) {
+        const body_node *b = &k->body.items[i];
+        if (b->kind == BODY_ASSIGN && strcmp(b->op, "decl") == 0 && b->range.begin >= p->body_end &&
+            b->range.end <= L->range.begin) {
+            *why = "a declaration between the sum and the loop after it";
+            bad = 1;
+        }
+        /* the loop's statement (not its header, which assigns the loop variable) */
+        if (b->range.begin < u->loop.body_begin || b->range.end > u->loop.body_end)
+            continue;
+        if (b->kind == BODY_LOOP || b->kind == BODY_IF || b->kind == BODY_SYNC ||
+            (b->kind == BODY_ASSIGN && (strcmp(b->op, "decl") == 0 ||
+                                        !strchr(pol_text(m, &b->target, a), '[')))) {
+            *why = "the loop after the sum declares or assigns a variable, or branches";
+            bad = 1;
+        }
+        if (bad || b->kind != BODY_SUBSCRIPT || !b->is_write)
+            continue;
+        /* every use of a written array in the loop: this one element */
+        const char *index = pol_squeeze(pol_text(m, &b->index, a), a);
+        const char *stride = b->base ? stride_of(index, v, a) : NULL;
+        const kernel_param *prm = b->base ? pol_param(k, b->base) : NULL;
+        size_t uses = 0, same = 0;
+        for (size_t j = 0; stride && j < k->body.len; j++) {
+            const body_node *s = &k->body.items[j];
+            if (s->kind == BODY_SUBSCRIPT && s->base && strcmp(s->base, b->base) == 0 &&
+                s->range.begin >= u->loop.body_begin && s->range.end <= u->loop.body_end) {
+                uses++;
+                same += strcmp(pol_squeeze(pol_text(m, &s->index, a), a), index) == 0;
+            }
+        }
+        if (!stride || !prm || !prm->is_pointer || uses != same ||
+            uses != pol_count_identifier(p->text, u->loop.body_begin, u->loop.body_end, b->base)) {
+            *why = "the loop after the sum writes an element other iterations could touch";
+            bad = 1;
+        } else if (!strstr(sb_str(&test), arena_printf(a, "(%s) != 0", stride)))
+            sb_printf(&test, "%s(%s) != 0", test.len ? " && " : "", stride);
+    }
+    if (!bad && !test.len) {
+        *why = "the loop after the sum writes no array element";
+        bad = 1;
+    }
+    u->stride_test = arena_strdup(a, sb_str(&test));
+    sb_free(&test);
+    return bad;
+}
+
 /* the preconditions; 1 with *why when refused */
 static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int width, arena *a,
                    stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
-                   const char **body_out, const char **why)
+                   const char **body_out, update_loop *update, int *has_update, const char **why)
 {
-    if (stage_analyse(m, k, f, STAGE_RAW_AFTER, a, p, pre_decls, pre, post_decls, post, why))
+    if (stage_analyse(m, k, f, STAGE_RAW_AFTER | STAGE_LOOPS_AFTER, a, p, pre_decls, pre, post_decls,
+                      post, why))
         return 1;
+    int found = find_update_loop(m, k, p, sb_str(pre_decls), a, update, why);
+    if (found > 0)
+        return 1;
+    *has_update = found == 0;
+    if (!*has_update && pol_mentions(sb_str(post), p->loop_var)) {
+        *why = "the loop variable is read after the loop";
+        return 1;
+    }
     int threads = f->block[0] * f->block[1] * f->block[2];
     if (!p->thread_var[0] || p->thread_var[1] || p->thread_var[2]) {
         *why = "the kernel has no thread index along x, or one along y or z";
@@ -75,7 +228,10 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
     strbuf pre_decls, pre, post_decls, post;
     sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
     const char *body = NULL;
-    if (analyse(m, k, f, width, a, &p, &pre_decls, &pre, &post_decls, &post, &body, why)) {
+    update_loop update;
+    int has_update = 0;
+    if (analyse(m, k, f, width, a, &p, &pre_decls, &pre, &post_decls, &post, &body, &update, &has_update,
+                why)) {
         sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
         return 1;
     }
@@ -116,7 +272,22 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
     for (size_t c = 0; c < p.n_accs; c++)
         sb_printf(&sb, "\t\t\t%s[%s] = %s[%s] + cl1_acc%zu;\n", p.accs[c].base, p.accs[c].index,
                   p.accs[c].base, p.accs[c].index, c);
-    if (post.len)
+    if (has_update) {
+        /* the update loop's iterations over the row phases, after the sum */
+        const stage_plan *u = &update.loop;
+        const char *uv = u->loop_var, *udecl = u->var_type ? arena_printf(a, "%s ", u->var_type) : "";
+        if (update.before[0])
+            sb_printf(&sb, "\t\t\t%s\n", update.before);
+        sb_printf(&sb,
+                  "\t\t}\n\t\t__syncthreads();\n\t\tif (cl1_in) {\n"
+                  "\t\t\tconst bool cl1_par = %s;\n\t\t\tif (cl1_par || cl1_r == 0)\n"
+                  "\t\t\t\tfor (%s%s = (%s) + (cl1_par ? cl1_r : 0); %s < (%s); %s += (cl1_par ? %d : 1))%.*s\n",
+                  update.stride_test, udecl, uv, u->lower, uv, u->upper, uv, phases,
+                  (int)(u->body_end - u->body_begin), p.text + u->body_begin);
+        if (update.after[0])
+            sb_printf(&sb, "\t\t}\n\t\t__syncthreads();\n\t\tif (cl1_in && cl1_r == 0) {\n\t\t\t%s\n",
+                      update.after);
+    } else if (post.len)
         sb_printf(&sb, "\t\t\t%s\n", sb_str(&post));
     sb_puts(&sb, "\t\t}\n\t\t__syncthreads();\n\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), slices > 1 ? "blockIdx.y == 0" : NULL, a, out);

@@ -222,7 +222,7 @@ static int forbidden_words(const char *s)
     return strstr(s, "//") || strstr(s, "/*") || strchr(s, '#');
 }
 
-int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_after, arena *a,
+int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int after, arena *a,
                      const char **why)
 {
     const char *t = p->text;
@@ -265,8 +265,8 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_
         }
         if (b->parent != p->guard || (b->kind != BODY_LOOP && b->kind != BODY_IF))
             continue;
-        if (b->kind == BODY_IF && ifs_after && p->loop >= 0 &&
-            b->range.begin >= k->body.items[p->loop].range.end)
+        if ((after & (b->kind == BODY_IF ? STAGE_SHAPE_IFS_AFTER : STAGE_SHAPE_LOOPS_AFTER)) &&
+            p->loop >= 0 && b->range.begin >= k->body.items[p->loop].range.end)
             continue;
         if (b->kind == BODY_IF || p->loop >= 0) {
             *why = "the guard holds more than one loop, or an if";
@@ -283,10 +283,17 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int ifs_
         *why = "the loop has an inner loop, or comes from a macro";
         return 1;
     }
+    return stage_parse_loop(m, k, p, p->loop, a, why);
+}
+
+int stage_parse_loop(const tu_model *m, const kernel *k, stage_plan *p, long loop, arena *a,
+                     const char **why)
+{
+    const body_node *L = &k->body.items[loop];
     if (parse_for(m, k, p, L, a, why))
         return 1;
-    p->body_end = statement_end(t, p->len, L->range.end);
-    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), t + p->body_begin);
+    p->body_end = statement_end(p->text, p->len, L->range.end);
+    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
     if (forbidden_words(body)) {
         *why = "the loop's body leaves it early, or holds comments or directives";
         return 1;
@@ -533,7 +540,8 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
     }
     stage_find_thread_vars(m, k, p, a);
     int raw_after = flags & STAGE_RAW_AFTER;
-    if (stage_find_shape(m, k, p, raw_after, a, why) ||
+    int after = raw_after ? STAGE_SHAPE_IFS_AFTER | (flags & STAGE_LOOPS_AFTER ? STAGE_SHAPE_LOOPS_AFTER : 0) : 0;
+    if (stage_find_shape(m, k, p, after, a, why) ||
         find_accesses(m, k, p, flags & STAGE_NEED_TILES, a, why))
         return 1;
     const body_node *L = &k->body.items[p->loop];
@@ -542,7 +550,9 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
     int q_bad = raw_after ? forbidden_words(Q) : split_statements(Q, 0, post_decls, post, a);
     if (raw_after && !q_bad)
         sb_puts(post, pol_trim(Q, strlen(Q), a));
-    if (split_statements(P, 1, pre_decls, pre, a) || q_bad || pol_mentions(Q, p->loop_var)) {
+    /* with loops after, the caller checks where the loop variable is read */
+    int var_after = !(flags & STAGE_LOOPS_AFTER) && pol_mentions(Q, p->loop_var);
+    if (split_statements(P, 1, pre_decls, pre, a) || q_bad || var_after) {
         *why = "the statements around the loop are not simple (declarations with values, "
                "blocks, comments, or the loop variable used after it)";
         return 1;

@@ -1,0 +1,1 @@
+refused: the loop variable is read after the loop
