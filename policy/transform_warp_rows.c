@@ -192,6 +192,23 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
     sb_printf(sb, "%s }\n\t\t}\n", post);
 }
 
+/* "if (blockDim == the captured shape) {", the thread's number in the
+ * block (threadIdx.x in a one-dimensional block, else cl1_t) and its lane
+ * cl1_lane; returns the number's name */
+static const char *open_warped_block(strbuf *sb, const pol_facts *f)
+{
+    sb_printf(sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
+              f->block[1], f->block[2]);
+    const char *tid = "threadIdx.x";
+    if (f->block[1] * f->block[2] != 1) {
+        sb_printf(sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
+                  f->block[0], f->block[1]);
+        tid = "cl1_t";
+    }
+    sb_printf(sb, "\tconst int cl1_lane = %s %% 32;\n", tid);
+    return tid;
+}
+
 /* the preconditions of warp_rows; 1 with *why when refused */
 static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int rows, arena *a,
                    stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
@@ -263,17 +280,9 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
     /* warp w takes the block's rows w*P .. w*P+P-1 (P = rows per warp: 32
      * in a one-dimensional block, whose lanes' own rows those are) */
     int warps = f->block[0] * f->block[1] * f->block[2] / 32, per_warp = f->block[0] / warps;
-    const char *tid = "threadIdx.x";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
-              f->block[1], f->block[2]);
-    if (warps * 32 != f->block[0]) {
-        sb_printf(&sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
-                  f->block[0], f->block[1]);
-        tid = "cl1_t";
-    }
-    sb_printf(&sb, "\tconst int cl1_lane = %s %% 32;\n", tid);
+    const char *tid = open_warped_block(&sb, f);
     if (rows > 1) {
         sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < %d; cl1_r += %d) {\n"
                        "\t\tconst int cl1_row = blockIdx.x * %d + (%s / 32) * %d + cl1_r;\n",
@@ -321,17 +330,9 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
     int warps = f->block[0] * f->block[1] * f->block[2] / 32, factor = f->block[0] / warps;
     const char *decls = pre_decls.len ? sb_str(&pre_decls) + 1 : "";
     const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
-    const char *tid = "threadIdx.x";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
-              f->block[1], f->block[2]);
-    if (warps * 32 != f->block[0]) {
-        sb_printf(&sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
-                  f->block[0], f->block[1]);
-        tid = "cl1_t";
-    }
-    sb_printf(&sb, "\tconst int cl1_lane = %s %% 32;\n", tid);
+    const char *tid = open_warped_block(&sb, f);
     sb_printf(&sb, "\tfor (int cl1_r = (int)(blockIdx.y * %d + %s / 32); cl1_r < %d; "
                    "cl1_r += (int)(gridDim.y * %d)) {\n"
                    "\t\tconst int %s = blockIdx.x * %d + cl1_r;\n",
