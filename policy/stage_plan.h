@@ -88,6 +88,9 @@ int stage_tile_columns(const stage_plan *p, const int *rows);
  * guard's conditions on st's thread index, with cl1_row for it; NULL
  * (*why) when a condition mixes two indices */
 const char *stage_row_condition(const stage_plan *p, const staged *st, arena *a, const char **why);
+/* s split at its top-level (outside brackets) occurrences of sep ("+",
+ * "&&", ...) into parts; how many, or max + 1 when there are more */
+size_t stage_split_top(const char *s, const char *sep, arena *a, const char **parts, size_t max);
 /* expr with the identifier name replaced by with */
 const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a);
 

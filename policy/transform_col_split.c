@@ -35,41 +35,18 @@ typedef struct update_loop {
     const char *stride_test;  /* "(S1) != 0 && ...": iterations touch their own elements */
 } update_loop;
 
-/* the top-level terms of a squeezed sum (no '-' at the top) in parts; 0
- * when there are more than max or a top-level '-' */
-static size_t terms_of(const char *s, char sep, arena *a, const char **parts, size_t max)
-{
-    size_t n = 0, start = 0;
-    int depth = 0;
-    for (size_t i = 0;; i++) {
-        char c = s[i];
-        if (c == '(' || c == '[')
-            depth++;
-        else if (c == ')' || c == ']')
-            depth--;
-        else if (depth == 0 && c == '-' && sep == '+' && i > 0)
-            return 0;
-        if (c == '\0' || (depth == 0 && c == sep)) {
-            if (n == max)
-                return 0;
-            parts[n++] = arena_printf(a, "%.*s", (int)(i - start), s + start);
-            start = i + 1;
-            if (c == '\0')
-                return n;
-        }
-    }
-}
-
 /* index "v*S + T" (terms and factors in any order, T free of v): S, or
  * NULL */
 static const char *stride_of(const char *index, const char *v, arena *a)
 {
-    const char *terms[8], *factors[3], *stride = NULL;
-    size_t n = terms_of(index, '+', a, terms, 8);
+    const char *terms[8], *factors[2], *whole[1], *stride = NULL;
+    size_t n = stage_split_top(index, "+", a, terms, 8);
+    if (n > 8 || stage_split_top(index, "-", a, whole, 1) != 1) /* no '-' at the top */
+        return NULL;
     for (size_t t = 0; t < n; t++) {
         if (!pol_mentions(terms[t], v))
             continue;
-        if (stride || terms_of(terms[t], '*', a, factors, 2) != 2)
+        if (stride || stage_split_top(terms[t], "*", a, factors, 2) != 2)
             return NULL;
         int f = strcmp(factors[0], v) == 0 ? 0 : strcmp(factors[1], v) == 0 ? 1 : -1;
         if (f < 0 || pol_mentions(factors[1 - f], v) || strpbrk(factors[1 - f], "=+-"))

@@ -108,7 +108,7 @@ static int thread_dim(const stage_plan *p, const char *name)
 }
 
 /* split s at top-level occurrences of sep (one char, or "&&") */
-static size_t split_top(const char *s, const char *sep, arena *a, const char **parts, size_t max)
+size_t stage_split_top(const char *s, const char *sep, arena *a, const char **parts, size_t max)
 {
     size_t n = 0, start = 0, seplen = strlen(sep);
     int depth = 0;
@@ -137,10 +137,10 @@ static int row_index(const tu_model *m, const kernel *k, const stage_plan *p, co
                      staged *out, arena *a)
 {
     const char *terms[3], *factors[3];
-    if (split_top(sq, "+", a, terms, 2) != 2 || strchr(sq, '-'))
+    if (stage_split_top(sq, "+", a, terms, 2) != 2 || strchr(sq, '-'))
         return 0;
     int kt = strcmp(terms[0], p->loop_var) == 0 ? 0 : strcmp(terms[1], p->loop_var) == 0 ? 1 : -1;
-    if (kt < 0 || split_top(terms[1 - kt], "*", a, factors, 2) != 2)
+    if (kt < 0 || stage_split_top(terms[1 - kt], "*", a, factors, 2) != 2)
         return 0;
     for (int f = 0; f < 2; f++) {
         int d = thread_dim(p, factors[f]);
@@ -168,7 +168,7 @@ static int parse_for(const tu_model *m, const kernel *k, stage_plan *p, const bo
     }
     const char *header = arena_printf(a, "%.*s", (int)(close - i - 1), t + i + 1);
     const char *parts[3];
-    if (split_top(header, ";", a, parts, 3) != 3) {
+    if (stage_split_top(header, ";", a, parts, 3) != 3) {
         *why = "the for header is not init; condition; step";
         return 1;
     }
@@ -394,7 +394,7 @@ const char *stage_substitute(const char *expr, const char *name, const char *wit
 const char *stage_row_condition(const stage_plan *p, const staged *st, arena *a, const char **why)
 {
     const char *conj[9];
-    size_t n = split_top(p->cond, "&&", a, conj, 8);
+    size_t n = stage_split_top(p->cond, "&&", a, conj, 8);
     if (n > 8 || strchr(p->cond, '?') || strstr(p->cond, "||")) {
         *why = "the guard is not a conjunction of simple conditions";
         return NULL;
@@ -430,7 +430,7 @@ static int split_statements(const char *s, int allow_decls, strbuf *decls, strbu
     if (forbidden_words(s) || strchr(s, '{') || strchr(s, '}'))
         return 1;
     const char *parts[65];
-    size_t n = split_top(s, ";", a, parts, 64);
+    size_t n = stage_split_top(s, ";", a, parts, 64);
     if (n > 64)
         return 1;
     static const char *const types[] = {"int", "unsigned", "long", "float", "double", "size_t",
