@@ -148,6 +148,16 @@ void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed)
     /* integers are left alone: they are often sizes and indices */
 }
 
+void hn_absolute(hn_dtype t, unsigned char *data, size_t size)
+{
+    size_t n = hn_dtype_size(t);
+    if (t != HN_F16 && t != HN_BF16 && t != HN_F32 && t != HN_F64)
+        return;
+    /* little-endian: the sign is the top bit of an element's last byte */
+    for (size_t i = 0; i + n <= size; i += n)
+        data[i + n - 1] &= 0x7f;
+}
+
 void hn_poison(unsigned char *data, size_t size, int pattern)
 {
     /* 0xff..: NaN as float and double, -1 as an integer */

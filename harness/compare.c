@@ -213,9 +213,32 @@ static void note_unmeasurable(hn_compare_result *res, size_t index)
     note_error(res, INFINITY, INFINITY);
 }
 
+/* How far the scale may exceed the buffer's largest |want|: cancellation
+ * by a factor up to this is tolerated (float32 keeps about 4 digits
+ * there); a larger scale is more likely a different path through the code
+ * than a magnitude, and widens no further. */
+#define SCALE_CAP_FACTOR 1000.0
+
+/* The magnitude that rtol scales: |want|, or more where the original's
+ * run on the absolute values of its inputs (scale) went through larger
+ * values, as a sum with cancellation does, capped at SCALE_CAP_FACTOR
+ * times the largest |want| of the buffer. */
+static double tolerance_magnitude(double want, double scale, double want_max)
+{
+    double m = fabs(want);
+    scale = fabs(scale);
+    if (isfinite(scale)) {
+        double cap = SCALE_CAP_FACTOR * want_max;
+        double capped = scale < cap ? scale : cap;
+        if (capped > m)
+            m = capped;
+    }
+    return m;
+}
+
 static void compare_float(hn_dtype t, hn_tolerance tol, const unsigned char *w,
-                          const unsigned char *g, size_t index,
-                          hn_compare_result *res)
+                          const unsigned char *g, const unsigned char *s,
+                          double want_max, size_t index, hn_compare_result *res)
 {
     double want = load_float(t, w), got = load_float(t, g);
     if (isnan(want) || isnan(got)) {
@@ -236,6 +259,8 @@ static void compare_float(hn_dtype t, hn_tolerance tol, const unsigned char *w,
     double rel_error = abs_error == 0 ? 0 : magnitude == 0 ? INFINITY
                                                            : abs_error / magnitude;
     note_error(res, abs_error, rel_error);
+    if (s)
+        magnitude = tolerance_magnitude(want, load_float(t, s), want_max);
     if (!(abs_error <= tol.atol + tol.rtol * magnitude))
         note_mismatch(res, index);
 }
@@ -280,8 +305,27 @@ static size_t element_bytes(size_t len, size_t size, size_t i)
     return len - begin < size ? len - begin : size;
 }
 
+/* the largest finite |want| over the first n elements */
+static double largest_magnitude(hn_dtype t, const unsigned char *w, size_t n, size_t size)
+{
+    double m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = fabs(load_float(t, w + i * size));
+        if (isfinite(v) && v > m)
+            m = v;
+    }
+    return m;
+}
+
 void hn_compare(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
                 const void *got, size_t got_len, hn_compare_result *res)
+{
+    hn_compare_scaled(t, tol, want, want_len, got, got_len, NULL, 0, res);
+}
+
+void hn_compare_scaled(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
+                       const void *got, size_t got_len, const void *scale, size_t scale_len,
+                       hn_compare_result *res)
 {
     CL_ASSERT(res != NULL);
     CL_ASSERT(want != NULL || want_len == 0);
@@ -299,9 +343,12 @@ void hn_compare(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
 
     res->size_mismatch = want_len != got_len;
     size_t full = (want_len < got_len ? want_len : got_len) / size;
+    const unsigned char *sc = scale != NULL && scale_len == want_len ? scale : NULL;
+    double want_max = floating && sc ? largest_magnitude(t, w, full, size) : 0;
     if (floating)
         for (size_t i = 0; i < full; i++)
-            compare_float(t, tol, w + i * size, g + i * size, i, res);
+            compare_float(t, tol, w + i * size, g + i * size, sc ? sc + i * size : NULL,
+                          want_max, i, res);
     else
         for (size_t i = 0; i < full; i++)
             compare_int(t, w + i * size, g + i * size, i, res);

@@ -57,6 +57,17 @@ typedef struct hn_compare_result {
  * as bytes.  The buffers need no alignment. */
 void hn_compare(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
                 const void *got, size_t got_len, hn_compare_result *res);
+/* hn_compare, with rtol scaling a larger magnitude where scale (the
+ * original's outputs on the absolute values of the same inputs, scale_len
+ * == want_len, else ignored) shows the element's computation went through
+ * larger values than its result, as a sum with cancellation does:
+ * magnitude = max(|want|, min(|scale|, 1000 * largest finite |want| of
+ * the buffer)).  A non-finite scale element widens nothing.  Reordered float
+ * sums are as accurate as the original there, yet differ from it by up to
+ * rtol * the sum of |terms|, not rtol * |result|. */
+void hn_compare_scaled(hn_dtype t, hn_tolerance tol, const void *want, size_t want_len,
+                       const void *got, size_t got_len, const void *scale, size_t scale_len,
+                       hn_compare_result *res);
 
 /* ---- timing statistics (stats.c) ---------------------------------------- */
 
@@ -130,6 +141,9 @@ int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *d
 void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed);
 /* Fills a buffer so an element the kernel does not write cannot match. */
 void hn_poison(unsigned char *data, size_t size, int pattern);
+/* Clears the sign of every float element (f16, bf16, f32, f64; NaN stays
+ * NaN); other dtypes are left alone. */
+void hn_absolute(hn_dtype t, unsigned char *data, size_t size);
 
 /* ---- replay drivers (replay_gen.c) -------------------------------------- */
 

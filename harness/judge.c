@@ -208,17 +208,25 @@ static hn_dtype alloc_dtype(const hn_judge_options *o, const hn_capture *c, int 
     return HN_BYTES;
 }
 
-/* 0 equal, else 1 with a description of the first difference */
-static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const char *want_dir,
-                        const char *want_suffix, const char *got_dir, char *detail,
-                        size_t detail_len, strbuf *err)
+/* 0 equal, else 1 with a description of the first difference.  scale_dir,
+ * when not NULL, holds the original's outputs on the absolute values of
+ * the same inputs (see hn_compare_scaled). */
+static int compare_dirs_scaled(const hn_judge_options *o, const hn_capture *c,
+                               const char *want_dir, const char *want_suffix,
+                               const char *got_dir, const char *scale_dir, char *detail,
+                               size_t detail_len, strbuf *err)
 {
     for (int a = 0; a < c->nallocs; a++) {
-        unsigned char *want = NULL, *got = NULL;
+        unsigned char *want = NULL, *got = NULL, *scale = NULL;
         if (hn_alloc_read(want_dir, a, want_suffix, c->alloc_size[a], &want, err) != 0)
             return -1;
         if (hn_alloc_read(got_dir, a, "out", c->alloc_size[a], &got, err) != 0) {
             free(want);
+            return -1;
+        }
+        if (scale_dir && hn_alloc_read(scale_dir, a, "out", c->alloc_size[a], &scale, err) != 0) {
+            free(want);
+            free(got);
             return -1;
         }
         hn_dtype t = alloc_dtype(o, c, a);
@@ -226,9 +234,11 @@ static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const ch
         if (o->rtol > 0 && (t == HN_F32 || t == HN_F64 || t == HN_F16 || t == HN_BF16))
             tol.rtol = o->rtol;
         hn_compare_result res;
-        hn_compare(t, tol, want, c->alloc_size[a], got, c->alloc_size[a], &res);
+        hn_compare_scaled(t, tol, want, c->alloc_size[a], got, c->alloc_size[a], scale,
+                          scale ? c->alloc_size[a] : 0, &res);
         free(want);
         free(got);
+        free(scale);
         if (res.mismatches) {
             snprintf(detail, detail_len,
                      "allocation %d (%s): %zu of %zu elements differ, first at %zu, max abs error %g",
@@ -238,6 +248,14 @@ static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const ch
         }
     }
     return 0;
+}
+
+static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const char *want_dir,
+                        const char *want_suffix, const char *got_dir, char *detail,
+                        size_t detail_len, strbuf *err)
+{
+    return compare_dirs_scaled(o, c, want_dir, want_suffix, got_dir, NULL, detail, detail_len,
+                               err);
 }
 
 static int copy_inputs(const hn_capture *c, const char *from, const char *to, strbuf *err)
@@ -261,6 +279,35 @@ static const char *make_dir(const hn_judge_options *o, arena *a, const char *fmt
     if (dir_create_all(d, 0755) != 0)
         return NULL;
     return d;
+}
+
+/* The original's outputs on the absolute values of the inputs in in_dir:
+ * the magnitudes its sums went through, which scale the float tolerance
+ * (hn_compare_scaled).  NULL when it cannot run there: the comparison is
+ * then element-wise on |want| alone. */
+static const char *run_magnitudes(const hn_judge_options *o, const char *exe,
+                                  const hn_capture *c, const char *meta, const char *in_dir,
+                                  int ci, int seed, arena *a)
+{
+    const char *abs_in = make_dir(o, a, "absin%d-%d", ci, seed);
+    const char *mag = make_dir(o, a, "mag%d-%d", ci, seed);
+    strbuf err = {0};
+    int ok = abs_in && mag;
+    for (int al = 0; ok && al < c->nallocs; al++) {
+        unsigned char *data;
+        if (hn_alloc_read(in_dir, al, "in", c->alloc_size[al], &data, &err) != 0) {
+            ok = 0;
+            break;
+        }
+        hn_absolute(alloc_dtype(o, c, al), data, c->alloc_size[al]);
+        ok = hn_alloc_write(abs_in, al, "in", data, c->alloc_size[al], &err) == 0;
+        free(data);
+    }
+    sb_free(&err);
+    if (!ok)
+        return NULL;
+    run_outcome r = run_driver(o, exe, 0, meta, abs_in, mag, 0, o->timeout_s, a);
+    return r.ok ? mag : NULL;
 }
 
 /* Which allocations the original writes without reading their old
@@ -593,6 +640,7 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
                 /* perturbed inputs the original cannot take: skip this seed */
                 continue;
             }
+            const char *mag = run_magnitudes(o, exe, &c, meta, in, (int)ci, seed, &a);
             /* the variants see poisoned pure outputs */
             for (int al = 0; al < c.nallocs; al++) {
                 if (!pure[al])
@@ -637,7 +685,8 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
                         continue;
                     }
                 }
-                int cmp = compare_dirs(o, &c, want, "out", got, detail, sizeof detail, err);
+                int cmp = compare_dirs_scaled(o, &c, want, "out", got, mag, detail,
+                                              sizeof detail, err);
                 if (cmp != 0) {
                     char where[700];
                     snprintf(where, sizeof where, "%s inputs of capture %zu: %s",

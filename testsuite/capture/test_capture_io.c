@@ -4,6 +4,7 @@
  * changes floats reproducibly and leaves integers alone.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,6 +55,20 @@ int main(void)
     memcpy(ints2, ints, sizeof ints);
     hn_perturb(HN_I32, (unsigned char *)ints2, sizeof ints2, 1);
     CHECK(memcmp(ints, ints2, sizeof ints) == 0);
+
+    /* hn_absolute: signs cleared, values and NaN kept, integers untouched */
+    float signed_f[4] = {-1.5f, 2, -0.0f, NAN};
+    hn_absolute(HN_F32, (unsigned char *)signed_f, sizeof signed_f);
+    CHECK(signed_f[0] == 1.5f && signed_f[1] == 2 && !signbit(signed_f[2]) && isnan(signed_f[3]));
+    double signed_d[2] = {-1e300, 3};
+    hn_absolute(HN_F64, (unsigned char *)signed_d, sizeof signed_d);
+    CHECK(signed_d[0] == 1e300 && signed_d[1] == 3);
+    unsigned short half = 0xbc00; /* -1.0 as f16 */
+    hn_absolute(HN_F16, (unsigned char *)&half, sizeof half);
+    CHECK(half == 0x3c00);
+    int negative[2] = {-1, -7};
+    hn_absolute(HN_I32, (unsigned char *)negative, sizeof negative);
+    CHECK(negative[0] == -1 && negative[1] == -7);
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -5,6 +5,7 @@
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, tune loop,
 #                      taller grid, patterns; SKIP_PATTERNS=1: not patterns)
+#   judge              the judge cheat suite alone (gpu_judge.sh)
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
@@ -51,6 +52,10 @@ tests)
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
     taller
     [ -n "${SKIP_PATTERNS:-}" ] || patterns
+    ;;
+judge)
+    sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
+    status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
     ;;
 patterns)
     patterns

@@ -486,6 +486,53 @@ static void test_fuzz(void)
     CHECK(ok);
 }
 
+/* hn_compare_scaled: rtol scales the magnitude the original's run on
+ * absolute inputs went through, capped at the buffer's largest |want| */
+static void test_scaled(void)
+{
+    hn_tolerance tol = hn_default_tolerance(HN_F32); /* rtol 1e-5, atol 1e-6 */
+    /* element 0: a sum of large terms that cancelled to 100; the reordered
+     * sum is 2 away.  element 1 is large and exact. */
+    float want[2] = {100, 4e6f}, got[2] = {102, 4e6f}, scale[2] = {1e6f, 4e6f};
+    hn_compare_result r;
+    hn_compare(HN_F32, tol, want, sizeof want, got, sizeof got, &r);
+    CHECK(r.mismatches == 1 && r.first_mismatch == 0);
+    hn_compare_scaled(HN_F32, tol, want, sizeof want, got, sizeof got, scale, sizeof scale, &r);
+    CHECK(r.mismatches == 0);
+    /* an error beyond rtol * scale still fails */
+    got[0] = 120;
+    hn_compare_scaled(HN_F32, tol, want, sizeof want, got, sizeof got, scale, sizeof scale, &r);
+    CHECK(r.mismatches == 1 && r.first_mismatch == 0);
+    /* the scale is capped at 1000 times the largest |want|: with 1000 the
+     * largest, a huge scale opens no more than rtol * 1e6 = 10 */
+    float want2[2] = {100, 1000}, got2[2] = {109.9f, 1000}, huge[2] = {1e30f, 1000};
+    hn_compare_scaled(HN_F32, tol, want2, sizeof want2, got2, sizeof got2, huge, sizeof huge, &r);
+    CHECK(r.mismatches == 0);
+    got2[0] = 110.1f;
+    hn_compare_scaled(HN_F32, tol, want2, sizeof want2, got2, sizeof got2, huge, sizeof huge, &r);
+    CHECK(r.mismatches == 1);
+    /* non-finite scale elements widen nothing; a scale of another length is ignored */
+    float bad[2] = {NAN, INFINITY};
+    got[0] = 102;
+    hn_compare_scaled(HN_F32, tol, want, sizeof want, got, sizeof got, bad, sizeof bad, &r);
+    CHECK(r.mismatches == 1);
+    hn_compare_scaled(HN_F32, tol, want, sizeof want, got, sizeof got, scale, sizeof scale - 4, &r);
+    CHECK(r.mismatches == 1);
+    /* a scale smaller than |want| narrows nothing */
+    float small[2] = {0, 0};
+    got[0] = 100.0009f;
+    hn_compare_scaled(HN_F32, tol, want, sizeof want, got, sizeof got, small, sizeof small, &r);
+    CHECK(r.mismatches == 0);
+    /* integers stay exact */
+    int wi[1] = {5}, gi[1] = {6}, si[1] = {1000000};
+    hn_compare_scaled(HN_I32, tol, wi, sizeof wi, gi, sizeof gi, si, sizeof si, &r);
+    CHECK(r.mismatches == 1);
+    /* NaN rules are unchanged */
+    float wn[1] = {NAN}, gn[1] = {1}, sn[1] = {1e6f};
+    hn_compare_scaled(HN_F32, tol, wn, sizeof wn, gn, sizeof gn, sn, sizeof sn, &r);
+    CHECK(r.mismatches == 1);
+}
+
 int main(void)
 {
     test_names();
@@ -499,5 +546,6 @@ int main(void)
     test_unaligned();
     test_ten_million();
     test_fuzz();
+    test_scaled();
     return CHECK_REPORT("test_compare");
 }

@@ -86,6 +86,22 @@ expect judge1.txt "$v/row_sums.race.cu" wrong
 if grep -q "clean under compute-sanitizer\|compute-sanitizer not found" judge1.txt; then echo "ok: the winner went through compute-sanitizer (or it is missing: $(grep -c 'not found' judge1.txt))"; else echo "FAIL: no sanitizer report"; fail=1; fi
 ls "$tag"/k0/0/*.gz >/dev/null 2>&1 && echo "ok: captures stored compressed" || { echo "FAIL: captures not compressed"; fail=1; }
 
+# sums that cancel: a reordered sum differs from the original by more than
+# rtol * |result| yet less than rtol * the sum of |terms| (the original's
+# run on absolute inputs): it passes; dropping a term does not
+cp "$here/signed_sums.cu" "$work/"
+if "$cl1cc" capture --out "$work/cap2" --build "nvcc $flags -o ss signed_sums.cu" --run ./ss signed_sums.cu >capture2.log 2>&1; then
+    tag2=$(ls -d "$work"/cap2/signed_sums.cu-*)
+    "$cl1cc" judge signed_sums.cu signed_sums --captures "$tag2/k0" --timeout 20 \
+        --variant "$v/signed_sums.reordered.cu" --variant "$v/signed_sums.drops_term.cu" \
+        -- $flags >judge2.txt 2>judge2.err
+    cat judge2.txt
+    expect judge2.txt "$v/signed_sums.reordered.cu" pass
+    expect judge2.txt "$v/signed_sums.drops_term.cu" wrong
+else
+    echo "FAIL: capture of signed_sums"; cat capture2.log; fail=1
+fi
+
 # verified variants recorded: nothing else may be in the database
 n=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select count(*) from variants where verified=1').fetchone()[0])" "$CL1CC_DB" 2>/dev/null || echo "?")
 [ "$n" = 2 ] && echo "ok: 2 verified variants recorded" || { echo "FAIL: $n verified variants recorded, expected 2"; fail=1; }
