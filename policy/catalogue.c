@@ -11,7 +11,7 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
                                     "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
                                     "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
-                                    "regblock2x1", "col_split8"};
+                                    "regblock2x1", "col_split8", "vec_loads"};
 
 size_t pol_transform_count(void)
 {
@@ -83,6 +83,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_col_split(m, k, f, 8, a, out, why);
     if (strcmp(name, "col_split16") == 0)
         return pol_transform_col_split(m, k, f, 16, a, out, why);
+    if (strcmp(name, "vec_loads") == 0)
+        return pol_transform_vec_loads(m, k, f, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -101,7 +103,7 @@ static int rewrites_loop(const char *t)
 {
     return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 ||
            strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0 || strncmp(t, "regblock", 8) == 0 ||
-           strncmp(t, "col_split", 9) == 0;
+           strncmp(t, "col_split", 9) == 0 || strcmp(t, "vec_loads") == 0;
 }
 
 int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
@@ -126,7 +128,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
                           !rewrites_loop(t))) {
-            *why = "stage, warp_rows, wide_rows, block_reduce, regblock and col_split rewrite the loop itself: one of them, "
+            *why = "stage, warp_rows, wide_rows, block_reduce, regblock, col_split and vec_loads rewrite the loop itself: one of them, "
                    "combined with restrict and launch_bounds only";
             rc = 1;
             break;

@@ -19,6 +19,13 @@ struct emu_dim3 {
     unsigned x, y, z;
 };
 static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
+/* CUDA's 16-byte vector types, aligned as on the GPU */
+struct alignas(16) float4 {
+    float x, y, z, w;
+};
+struct alignas(16) double2 {
+    double x, y;
+};
 #define __global__
 #define __device__
 #define __restrict__

@@ -1,6 +1,7 @@
 #!/bin/sh
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
-# split_loop, regblock, col_split, warp_rows, wide_rows and block_reduce compute what the original kernel computes, element
+# split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce and
+# vec_loads compute what the original kernel computes, element
 # for element, on grids of several shapes (block sizes that divide and do
 # not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
 # matrices that regblock's tiles divide and do not), run on the CPU through
@@ -429,8 +430,60 @@ int main()
 }
 CPP
 } >"$tmp/rows.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/vectors.cu"
+    variant vectors.cu vec_dot vec_loads --distinct
+    variant vectors.cu vec_double vec_loads --distinct
+    variant vectors.cu vec_offset vec_loads --distinct
+    cat <<'CPP'
+/* rows of m elements from an offset into the allocation: aligned starts,
+ * misaligned ones (the original loop runs whole), tails of 0..3 */
+static int check_vectors(int n, int m, int off, unsigned threads)
+{
+    size_t size = (size_t)n * m + off + 8;
+    float *A = new float[size], *v = new float[m + off + 8], *o0 = new float[n], *o1 = new float[n];
+    double *dA = new double[size], *dB = new double[size], *d0 = new double[n], *d1 = new double[n];
+    emu_fill(A, size, 51), emu_fill(v, m + off + 8, 52), emu_fill(dA, size, 53), emu_fill(dB, size, 54);
+    emu_dim3 grid = {(unsigned)(n + threads - 1) / threads, 1, 1}, block = {threads, 1, 1};
+    char what[96];
+    int bad = 0;
+    emu_fill(o0, n, 55), emu_fill(o1, n, 55);
+    emu_launch(grid, block, [&] { vec_dot(n, m, A + off, v + off, o0); });
+    emu_launch(grid, block, [&] { vec_dot_variant(n, m, A + off, v + off, o1); });
+    snprintf(what, sizeof what, "vec_dot n %d m %d off %d", n, m, off);
+    bad |= emu_same(what, o0, o1, n * sizeof *o0);
+    emu_fill(d0, n, 56), emu_fill(d1, n, 56);
+    emu_launch(grid, block, [&] { vec_double(n, m, dA + off, dB + off, d0); });
+    emu_launch(grid, block, [&] { vec_double_variant(n, m, dA + off, dB + off, d1); });
+    snprintf(what, sizeof what, "vec_double n %d m %d off %d", n, m, off);
+    bad |= emu_same(what, d0, d1, n * sizeof *d0);
+    emu_fill(o0, n, 57), emu_fill(o1, n, 57);
+    emu_launch(grid, block, [&] { vec_offset(n, m, off, A, v, o0); });
+    emu_launch(grid, block, [&] { vec_offset_variant(n, m, off, A, v, o1); });
+    snprintf(what, sizeof what, "vec_offset n %d m %d off %d", n, m, off);
+    bad |= emu_same(what, o0, o1, n * sizeof *o0);
+    delete[] A, delete[] v, delete[] o0, delete[] o1, delete[] dA, delete[] dB, delete[] d0, delete[] d1;
+    return bad;
+}
+
+int main()
+{
+    int bad = 0, runs = 0;
+    const int ms[] = {0, 1, 2, 3, 4, 5, 7, 8, 64, 66, 129};
+    const int offs[] = {0, 1, 2, 3, 4};
+    for (int m : ms)
+        for (int off : offs) {
+            bad |= check_vectors(37, m, off, 16);
+            runs += 3;
+        }
+    printf("vec_loads: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/vectors.cpp"
 fail=0
-for t in spread interchange split regblock columns rows; do
+for t in spread interchange split regblock columns rows vectors; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

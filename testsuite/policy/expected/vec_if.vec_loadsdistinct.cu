@@ -1,0 +1,1 @@
+refused: the loop holds a barrier, an if or an inner loop

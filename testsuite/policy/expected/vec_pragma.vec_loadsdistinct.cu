@@ -1,0 +1,1 @@
+refused: a #pragma stands before the loop
