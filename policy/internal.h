@@ -16,6 +16,9 @@ const char *pol_text(const tu_model *m, const src_range *r, arena *a);
 /* how often name occurs as a whole identifier in text [begin, end) of the
  * file, comments and strings included (a conservative count) */
 size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name);
+/* pol_count_identifier without member names ("v.x", "p->x"): the
+ * occurrences that can be a variable of that name */
+size_t pol_count_variable(const char *text, size_t begin, size_t end, const char *name);
 /* name (NULL: none) occurs in text as a whole identifier */
 int pol_mentions(const char *text, const char *name);
 /* the n bytes at s without leading and trailing blanks, in a */

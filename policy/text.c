@@ -46,6 +46,26 @@ size_t pol_count_identifier(const char *text, size_t begin, size_t end, const ch
     return count;
 }
 
+/* is the identifier at text[i] a member name ("v.x", "p->x")? */
+static int member_name(const char *text, size_t begin, size_t i)
+{
+    while (i > begin && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+        i--;
+    return i > begin && (text[i - 1] == '.' || (text[i - 1] == '>' && i - 1 > begin && text[i - 2] == '-'));
+}
+
+size_t pol_count_variable(const char *text, size_t begin, size_t end, const char *name)
+{
+    size_t n = strlen(name), count = 0;
+    for (size_t i = begin; n && i + n <= end; i++) {
+        if (memcmp(text + i, name, n) != 0 || (i > 0 && pol_ident_char(text[i - 1])) ||
+            (i + n < end && pol_ident_char(text[i + n])))
+            continue;
+        count += !member_name(text, begin, i);
+    }
+    return count;
+}
+
 int pol_mentions(const char *text, const char *name)
 {
     return name && pol_count_identifier(text, 0, strlen(text), name) > 0;
@@ -222,7 +242,7 @@ int pol_param_read_only(const tu_model *m, const kernel *k, const char *name)
         reads++;
     }
     return reads > 0 &&
-           reads == pol_count_identifier(text, k->body_range.begin, k->body_range.end, name);
+           reads == pol_count_variable(text, k->body_range.begin, k->body_range.end, name);
 }
 
 int pol_launch_sites_distinct(const tu_model *m, const kernel *k)

@@ -1,4 +1,4 @@
-__global__ void two_rows(float alpha, float beta, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ tmp, double *__restrict__ x,
+__global__ void two_rows(float alpha, float beta, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ tmp, const double *__restrict__ x,
                          double *__restrict__ y)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
