@@ -17,13 +17,16 @@
  * The loads of later iterations move ahead of the earlier iterations'
  * stores: the arrays are read-only in the kernel and every captured launch
  * passed distinct allocations.  Rows that do not start on 16 bytes run the
- * original loop whole; the remainder runs it as the scalar tail.
+ * original loop whole; the remainder runs it as the scalar tail.  An
+ * element the loop updates at an index it does not change ("out[i] +=")
+ * is kept in a register across both loops, as `regacc` does (the two
+ * rewrite the same loop, so they do not combine otherwise).
  */
 #include <string.h>
 
 #include "stage_plan.h"
 
-enum { max_vectors = 6 };
+enum { max_vectors = 6, max_sums = 4 };
 
 typedef struct vec_access {
     const char *base, *index; /* index as written, with the loop variable */
@@ -37,6 +40,9 @@ typedef struct vec_loop {
     const char *vector_type;  /* "float4", "double2" */
     vec_access acc[max_vectors];
     size_t n_acc;
+    vec_access sums[max_sums]; /* elements kept in registers */
+    const char *sum_type[max_sums];
+    size_t n_sums;
 } vec_loop;
 
 static const char *const components = "xyzw";
@@ -138,6 +144,42 @@ static int find_vectors(const tu_model *m, const kernel *k, vec_loop *v, arena *
     return v->n_acc > 0;
 }
 
+/* the elements the loop updates at one index it does not change, every
+ * use of the array in the loop being that element: kept in registers */
+static void find_sums(const tu_model *m, const kernel *k, vec_loop *v, arena *a)
+{
+    const body_node *L = &k->body.items[v->node];
+    for (size_t j = 0; j < k->body.len && v->n_sums < max_sums; j++) {
+        const body_node *b = &k->body.items[j];
+        if (b->kind != BODY_SUBSCRIPT || !b->is_write || !b->base || b->range.in_macro ||
+            b->range.begin < v->p.body_begin || b->range.end > v->p.body_end)
+            continue;
+        const kernel_param *prm = pol_param(k, b->base);
+        const char *type = prm && prm->is_pointer && !prm->pointee_const ? pol_pointee_type(prm, a) : NULL;
+        const char *index = pol_text(m, &b->index, a), *sq = pol_squeeze(index, a);
+        if (!type || strchr(sq, '[') || strchr(sq, '(') || strstr(sq, "++") || strstr(sq, "--") ||
+            pol_mentions(sq, L->loop_var) || assigned_in_loop(m, k, (size_t)v->node, sq, a))
+            continue;
+        int dup = 0;
+        for (size_t c = 0; c < v->n_sums; c++)
+            dup |= strcmp(v->sums[c].base, b->base) == 0;
+        size_t uses = 0, same = 0;
+        for (size_t u = 0; u < k->body.len; u++) {
+            const body_node *x = &k->body.items[u];
+            if (x->kind == BODY_SUBSCRIPT && x->base && strcmp(x->base, b->base) == 0 &&
+                pol_node_inside(k, u, (size_t)v->node)) {
+                uses++;
+                same += strcmp(pol_squeeze(pol_text(m, &x->index, a), a), sq) == 0;
+            }
+        }
+        if (dup || uses != same ||
+            uses != pol_count_variable(v->p.text, v->p.body_begin, v->p.body_end, b->base))
+            continue;
+        v->sum_type[v->n_sums] = type;
+        v->sums[v->n_sums++] = (vec_access){b->base, index, sq};
+    }
+}
+
 /* the body of iteration step + s: vectorized reads by their components,
  * the loop variable by cl1_vjN + s elsewhere */
 static const char *step_body(const tu_model *m, const kernel *k, const vec_loop *v, size_t n,
@@ -145,33 +187,43 @@ static const char *step_body(const tu_model *m, const kernel *k, const vec_loop 
 {
     const char *t = v->p.text;
     const char *var = v->p.loop_var;
-    const char *with = arena_printf(a, "(cl1_vj%zu + %d)", n, s);
+    const char *with = s >= 0 ? arena_printf(a, "(cl1_vj%zu + %d)", n, s) : var;
     strbuf sb;
     sb_init(&sb);
     size_t at = v->p.body_begin;
     for (;;) {
-        /* the next vectorized access at or after `at` */
-        size_t best = v->p.body_end, best_end = 0, which = 0;
+        /* the next vectorized access (not in the tail, s < 0) or register
+         * sum at or after `at` */
+        size_t best = v->p.body_end, best_end = 0;
+        const char *replacement = NULL;
         for (size_t j = 0; j < k->body.len; j++) {
             const body_node *b = &k->body.items[j];
-            if (b->kind != BODY_SUBSCRIPT || b->is_write || !b->base || b->range.begin < at ||
+            if (b->kind != BODY_SUBSCRIPT || !b->base || b->range.begin < at ||
                 b->range.begin >= best || !pol_node_inside(k, j, (size_t)v->node))
                 continue;
             const char *sq = pol_squeeze(pol_text(m, &b->index, a), a);
-            for (size_t c = 0; c < v->n_acc; c++)
+            for (size_t c = 0; c < v->n_acc && s >= 0 && !b->is_write; c++)
                 if (strcmp(v->acc[c].base, b->base) == 0 && strcmp(v->acc[c].squeezed, sq) == 0) {
-                    best = b->range.begin, best_end = b->range.end, which = c;
+                    best = b->range.begin, best_end = b->range.end;
+                    replacement = arena_printf(a, "cl1_v%zu_%zu.%c", n, c, components[s]);
+                    break;
+                }
+            for (size_t c = 0; c < v->n_sums; c++)
+                if (strcmp(v->sums[c].base, b->base) == 0) {
+                    best = b->range.begin, best_end = b->range.end;
+                    replacement = arena_printf(a, "cl1_vsum%zu_%zu", n, c);
                     break;
                 }
         }
         const char *gap = arena_printf(a, "%.*s", (int)(best - at), t + at);
-        sb_puts(&sb, stage_substitute(gap, var, with, a));
+        sb_puts(&sb, s >= 0 ? stage_substitute(gap, var, with, a) : gap);
         if (best == v->p.body_end)
             break;
-        sb_printf(&sb, "cl1_v%zu_%zu.%c", n, which, components[s]);
+        sb_puts(&sb, replacement);
         at = best_end;
     }
-    const char *out = arena_printf(a, "{ %s }", pol_trim(sb_str(&sb), sb.len, a));
+    const char *out = s >= 0 ? arena_printf(a, "{ %s }", pol_trim(sb_str(&sb), sb.len, a))
+                             : arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
     return out;
 }
@@ -185,6 +237,9 @@ static const char *render(const tu_model *m, const kernel *k, const vec_loop *v,
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "{ /* cl1cc vec_loads: %d iterations a step, 16-byte loads */%s", v->width, nl);
+    for (size_t c = 0; c < v->n_sums; c++)
+        sb_printf(&sb, "%s    %s cl1_vsum%zu_%zu = %s[%s];%s", indent, v->sum_type[c], n, c, v->sums[c].base,
+                  v->sums[c].index, nl);
     sb_printf(&sb, "%s    %s %s = (%s);%s", indent, type, vj, p->lower, nl);
     sb_printf(&sb, "%s    if (((", indent);
     for (size_t c = 0; c < v->n_acc; c++)
@@ -200,9 +255,11 @@ static const char *render(const tu_model *m, const kernel *k, const vec_loop *v,
     for (int s = 0; s < v->width; s++)
         sb_printf(&sb, "%s            %s%s", indent, step_body(m, k, v, n, s, a), nl);
     sb_printf(&sb, "%s        }%s", indent, nl);
-    sb_printf(&sb, "%s    for (%s%s%s = %s; %s < %s; %s++)%.*s%s", indent, p->var_type ? p->var_type : "",
+    sb_printf(&sb, "%s    for (%s%s%s = %s; %s < %s; %s++)%s%s", indent, p->var_type ? p->var_type : "",
               p->var_type ? " " : "", p->loop_var, vj, p->loop_var, p->upper, p->loop_var,
-              (int)(p->body_end - p->body_begin), p->text + p->body_begin, nl);
+              step_body(m, k, v, n, -1, a), nl);
+    for (size_t c = 0; c < v->n_sums; c++)
+        sb_printf(&sb, "%s    %s[%s] = cl1_vsum%zu_%zu;%s", indent, v->sums[c].base, v->sums[c].index, n, c, nl);
     sb_printf(&sb, "%s}", indent);
     const char *out = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
@@ -234,6 +291,7 @@ int pol_transform_vec_loads(const tu_model *m, const kernel *k, const pol_facts 
         v.p.len = len;
         if (stage_parse_loop(m, k, &v.p, (long)i, a, &last_why) || !find_vectors(m, k, &v, a, &last_why))
             continue;
+        find_sums(m, k, &v, a);
         int blanks;
         size_t ls = pol_line_start(text, L->range.begin, &blanks);
         if (pol_pragma_before(text, ls)) {

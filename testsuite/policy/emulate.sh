@@ -436,7 +436,24 @@ CPP
     variant vectors.cu vec_dot vec_loads --distinct
     variant vectors.cu vec_double vec_loads --distinct
     variant vectors.cu vec_offset vec_loads --distinct
+    variant vectors.cu vec_gemm vec_loads --distinct
     cat <<'CPP'
+/* c = beta c + alpha a b, n x n on 8x4 blocks: register sums of c */
+static int check_gemm(int n)
+{
+    size_t nn = (size_t)n * n;
+    float *a = new float[nn], *b = new float[nn], *c0 = new float[nn], *c1 = new float[nn];
+    emu_fill(a, nn, 61), emu_fill(b, nn, 62), emu_fill(c0, nn, 63), emu_fill(c1, nn, 63);
+    emu_dim3 grid = {(unsigned)(n + 7) / 8, (unsigned)(n + 3) / 4, 1}, block = {8, 4, 1};
+    emu_launch(grid, block, [&] { vec_gemm(n, 1.5f, 0.5f, a, b, c0); });
+    emu_launch(grid, block, [&] { vec_gemm_variant(n, 1.5f, 0.5f, a, b, c1); });
+    char what[64];
+    snprintf(what, sizeof what, "vec_gemm n %d", n);
+    int bad = emu_same(what, c0, c1, nn * sizeof *c0);
+    delete[] a, delete[] b, delete[] c0, delete[] c1;
+    return bad;
+}
+
 /* rows of m elements from an offset into the allocation: aligned starts,
  * misaligned ones (the original loop runs whole), tails of 0..3 */
 static int check_vectors(int n, int m, int off, unsigned threads)
@@ -477,6 +494,11 @@ int main()
             bad |= check_vectors(37, m, off, 16);
             runs += 3;
         }
+    const int gemm_sizes[] = {1, 5, 8, 13, 32};
+    for (int n : gemm_sizes) {
+        bad |= check_gemm(n);
+        runs++;
+    }
     printf("vec_loads: %d emulated runs\n", runs);
     return bad;
 }
