@@ -144,6 +144,16 @@ static int find_vectors(const tu_model *m, const kernel *k, vec_loop *v, arena *
     return v->n_acc > 0;
 }
 
+/* "f(" in a squeezed expression: a call (parentheses after an operator
+ * only group or cast) */
+static int calls_something(const char *sq)
+{
+    for (const char *p = strchr(sq, '('); p; p = strchr(p + 1, '('))
+        if (p > sq && pol_ident_char((unsigned char)p[-1]))
+            return 1;
+    return 0;
+}
+
 /* the elements the loop updates at one index it does not change, every
  * use of the array in the loop being that element: kept in registers */
 static void find_sums(const tu_model *m, const kernel *k, vec_loop *v, arena *a)
@@ -157,7 +167,7 @@ static void find_sums(const tu_model *m, const kernel *k, vec_loop *v, arena *a)
         const kernel_param *prm = pol_param(k, b->base);
         const char *type = prm && prm->is_pointer && !prm->pointee_const ? pol_pointee_type(prm, a) : NULL;
         const char *index = pol_text(m, &b->index, a), *sq = pol_squeeze(index, a);
-        if (!type || strchr(sq, '[') || strchr(sq, '(') || strstr(sq, "++") || strstr(sq, "--") ||
+        if (!type || strchr(sq, '[') || calls_something(sq) || strstr(sq, "++") || strstr(sq, "--") ||
             pol_mentions(sq, L->loop_var) || assigned_in_loop(m, k, (size_t)v->node, sq, a))
             continue;
         int dup = 0;
