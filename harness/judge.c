@@ -462,10 +462,12 @@ static int read_timings(const char *dir, double_vec *samples)
  * alternate the order inside it), then each variant's outputs after its
  * timed runs checked: a kernel that caches its first result fails.  0 when
  * the batch did not finish; the caller then times each in its own process. */
+/* scale0: the original's outputs on the absolute values of capture 0's
+ * inputs (run_magnitudes), or NULL */
 static int time_batch(const hn_judge_options *o, const char *exe, const hn_capture *c,
                       const char *meta, size_t n_good, const size_t *good_index,
-                      hn_judge_result *res, double_vec *base, double_vec *samples, arena *a,
-                      strbuf *err)
+                      hn_judge_result *res, double_vec *base, double_vec *samples,
+                      const char *scale0, arena *a, strbuf *err)
 {
     int idx[HN_MAX_VARIANTS + 1], done[HN_MAX_VARIANTS + 1];
     size_t n = 0;
@@ -490,7 +492,8 @@ static int time_batch(const hn_judge_options *o, const char *exe, const hn_captu
             return 0;
         }
         char detail[512];
-        if (idx[i] > 0 && compare_dirs(o, c, ref0, "out", kd, detail, sizeof detail, err) != 0)
+        if (idx[i] > 0 &&
+            compare_dirs_scaled(o, c, ref0, "out", kd, scale0, detail, sizeof detail, err) != 0)
             set_verdict(&res->variants[good_index[idx[i] - 1]], "wrong",
                         "after repeated launches (timing runs) the outputs differ");
     }
@@ -592,6 +595,7 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
 
     /* correctness, capture by capture */
     const char **captures = arena_alloc(&a, (o->n_captures + 1) * sizeof *captures);
+    const char *scale0 = NULL; /* magnitudes of capture 0's own inputs */
     for (size_t ci = 0; ci < o->n_captures; ci++)
         if (!(captures[ci] = materialize(o, o->captures[ci], (int)ci, &a, err)))
             goto done_vecs;
@@ -641,6 +645,8 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
                 continue;
             }
             const char *mag = run_magnitudes(o, exe, &c, meta, in, (int)ci, seed, &a);
+            if (ci == 0 && seed == 0)
+                scale0 = mag;
             /* the variants see poisoned pure outputs */
             for (int al = 0; al < c.nallocs; al++) {
                 if (!pure[al])
@@ -710,7 +716,7 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
         double_vec *samples = xcalloc(good.len ? good.len : 1, sizeof *samples);
         int timed = !o->isolate_every_run &&
                     time_batch(o, exe, &c, meta, good.len, good_index.items, res, &base, samples,
-                               &a, err);
+                               scale0, &a, err);
         for (int round = 0; !timed && round < o->rounds; round++) {
             for (size_t g = 0; g <= good.len; g++) {
                 /* alternate the order between rounds */
@@ -737,7 +743,8 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
                      * still be right (no caching of the first result) */
                     char detail[512];
                     const char *ref0 = arena_printf(&a, "%s/ref0-0", o->work_dir);
-                    if (compare_dirs(o, &c, ref0, "out", out, detail, sizeof detail, err) != 0)
+                    if (compare_dirs_scaled(o, &c, ref0, "out", out, scale0, detail, sizeof detail,
+                                            err) != 0)
                         set_verdict(&res->variants[good_index.items[which - 1]], "wrong",
                                     "after repeated launches (timing runs) the outputs differ");
                 }
