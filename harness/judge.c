@@ -461,9 +461,9 @@ static int read_timings(const char *dir, double_vec *samples)
 /* The original and every passing variant timed in one process (rounds
  * alternate the order inside it), then each variant's outputs after its
  * timed runs checked: a kernel that caches its first result fails.  0 when
- * the batch did not finish; the caller then times each in its own process. */
-/* scale0: the original's outputs on the absolute values of capture 0's
- * inputs (run_magnitudes), or NULL */
+ * the batch did not finish; the caller then times each in its own process.
+ * scale0: the original's outputs on the absolute values of capture 0's
+ * inputs (run_magnitudes), or NULL. */
 static int time_batch(const hn_judge_options *o, const char *exe, const hn_capture *c,
                       const char *meta, size_t n_good, const size_t *good_index,
                       hn_judge_result *res, double_vec *base, double_vec *samples,
