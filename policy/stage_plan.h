@@ -91,6 +91,10 @@ const char *stage_row_condition(const stage_plan *p, const staged *st, arena *a,
 /* s split at its top-level (outside brackets) occurrences of sep ("+",
  * "&&", ...) into parts; how many, or max + 1 when there are more */
 size_t stage_split_top(const char *s, const char *sep, arena *a, const char **parts, size_t max);
+/* the subscripts of base inside body node `loop`; *same: those whose
+ * squeezed index is sq */
+size_t stage_subscripts_in(const tu_model *m, const kernel *k, long loop, const char *base,
+                           const char *sq, arena *a, size_t *same);
 /* expr with the identifier name replaced by with */
 const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a);
 

@@ -307,6 +307,22 @@ static int read_only_param(const tu_model *m, const kernel *k, const char *base)
     return prm && prm->is_pointer && pol_param_read_only(m, k, base);
 }
 
+size_t stage_subscripts_in(const tu_model *m, const kernel *k, long loop, const char *base,
+                           const char *sq, arena *a, size_t *same)
+{
+    size_t uses = 0;
+    *same = 0;
+    for (size_t b = 0; b < k->body.len; b++) {
+        const body_node *u = &k->body.items[b];
+        if (u->kind == BODY_SUBSCRIPT && u->base && strcmp(u->base, base) == 0 &&
+            pol_node_inside(k, b, (size_t)loop)) {
+            uses++;
+            *same += strcmp(pol_squeeze(pol_text(m, &u->index, a), a), sq) == 0;
+        }
+    }
+    return uses;
+}
+
 /* what the loop reads by rows (tiles) and updates at a fixed index (accs) */
 static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, int need_tiles,
                          arena *a, const char **why)
@@ -341,15 +357,7 @@ static int find_accesses(const tu_model *m, const kernel *k, stage_plan *p, int 
                     strcmp(pol_squeeze(pol_text(m, &k->body.items[b].target, a), a), ids[i]) == 0)
                     moving++;
         /* every use of the array in the loop is this one element */
-        size_t uses = 0, same = 0;
-        for (size_t b = 0; b < k->body.len; b++) {
-            const body_node *u = &k->body.items[b];
-            if (u->kind == BODY_SUBSCRIPT && u->base && strcmp(u->base, s->base) == 0 &&
-                pol_node_inside(k, b, (size_t)p->loop)) {
-                uses++;
-                same += strcmp(pol_squeeze(pol_text(m, &u->index, a), a), sq) == 0;
-            }
-        }
+        size_t same, uses = stage_subscripts_in(m, k, p->loop, s->base, sq, a, &same);
         int dup = 0;
         for (size_t c = 0; c < p->n_accs; c++)
             dup |= strcmp(p->accs[c].base, s->base) == 0;

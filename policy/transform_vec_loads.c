@@ -173,15 +173,7 @@ static void find_sums(const tu_model *m, const kernel *k, vec_loop *v, arena *a)
         int dup = 0;
         for (size_t c = 0; c < v->n_sums; c++)
             dup |= strcmp(v->sums[c].base, b->base) == 0;
-        size_t uses = 0, same = 0;
-        for (size_t u = 0; u < k->body.len; u++) {
-            const body_node *x = &k->body.items[u];
-            if (x->kind == BODY_SUBSCRIPT && x->base && strcmp(x->base, b->base) == 0 &&
-                pol_node_inside(k, u, (size_t)v->node)) {
-                uses++;
-                same += strcmp(pol_squeeze(pol_text(m, &x->index, a), a), sq) == 0;
-            }
-        }
+        size_t same, uses = stage_subscripts_in(m, k, v->node, b->base, sq, a, &same);
         if (dup || uses != same ||
             uses != pol_count_variable(v->p.text, v->p.body_begin, v->p.body_end, b->base))
             continue;
