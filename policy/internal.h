@@ -120,8 +120,9 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
  * as tall when that is more than 1) */
 int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts *f, int width,
                             arena *a, pol_edit_vec *out, const char **why);
-/* a thread's loop reading read-only float (double) arrays at E + j takes
- * 4 (2) iterations a step with 16-byte loads, bodies run in order */
+/* a thread's loop reading read-only float (double) arrays at E + j (or
+ * storing to one at E + j) takes 4 (2) iterations a step with 16-byte
+ * loads and stores, bodies run in order */
 int pol_transform_vec_loads(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                             pol_edit_vec *out, const char **why);
 

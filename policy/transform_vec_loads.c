@@ -20,7 +20,10 @@
  * original loop whole; the remainder runs it as the scalar tail.  An
  * element the loop updates at an index it does not change ("out[i] +=")
  * is kept in a register across both loops, as `regacc` does (the two
- * rewrite the same loop, so they do not combine otherwise).
+ * rewrite the same loop, so they do not combine otherwise).  A plain store
+ * "B[E + j] = value" to an array the loop uses nowhere else is gathered:
+ * the step's bodies write the components of a local vector, and one
+ * 16-byte store follows them.
  */
 #include <string.h>
 
@@ -40,6 +43,8 @@ typedef struct vec_loop {
     const char *vector_type;  /* "float4", "double2" */
     vec_access acc[max_vectors];
     size_t n_acc;
+    vec_access stores[max_vectors]; /* "B[E + j] = ..." stored 16 bytes at once */
+    size_t n_stores;
     vec_access sums[max_sums]; /* elements kept in registers */
     const char *sum_type[max_sums];
     size_t n_sums;
@@ -95,6 +100,26 @@ static int unit_stride(const tu_model *m, const kernel *k, size_t loop, const ch
     return 1;
 }
 
+/* a store the step can gather into one vector: "B[E + j] = value" with B
+ * a float (double) pointer parameter that the loop uses nowhere else, so
+ * the step's bodies write its components and one 16-byte store follows */
+static int gathers_store(const tu_model *m, const kernel *k, const vec_loop *v, size_t node,
+                         const char *sq, int width, arena *a)
+{
+    const body_node *b = &k->body.items[node];
+    const body_node *L = &k->body.items[v->node];
+    int plain = 0;
+    for (size_t j = 0; j < k->body.len && !plain; j++) {
+        const body_node *x = &k->body.items[j];
+        plain = x->kind == BODY_ASSIGN && x->op && strcmp(x->op, "=") == 0 &&
+                x->target.begin == b->range.begin && x->target.end == b->range.end;
+    }
+    size_t same, uses = stage_subscripts_in(m, k, v->node, b->base, sq, a, &same);
+    return plain && width && uses == 1 &&
+           pol_count_variable(v->p.text, L->range.begin, L->range.end, b->base) == 1 &&
+           unit_stride(m, k, (size_t)v->node, sq, L->loop_var, a);
+}
+
 /* the loop's accesses that can be loaded 16 bytes at a time; 0 when none */
 static int find_vectors(const tu_model *m, const kernel *k, vec_loop *v, arena *a,
                         const char **why)
@@ -113,15 +138,24 @@ static int find_vectors(const tu_model *m, const kernel *k, vec_loop *v, arena *
             *why = "the loop's body assigns its variable";
             return 0;
         }
-        if (b->kind != BODY_SUBSCRIPT || b->is_write || !b->base || b->range.in_macro ||
+        if (b->kind != BODY_SUBSCRIPT || !b->base || b->range.in_macro ||
             b->range.begin < v->p.body_begin || b->range.end > v->p.body_end)
             continue;
         const kernel_param *prm = pol_param(k, b->base);
         const char *type = prm && prm->is_pointer ? pol_pointee_type(prm, a) : NULL;
         int width = !type ? 0 : strcmp(type, "float") == 0 ? 4 : strcmp(type, "double") == 0 ? 2 : 0;
+        const char *index = pol_text(m, &b->index, a), *sq = pol_squeeze(index, a);
+        if (b->is_write) {
+            if (!prm || prm->pointee_const || (v->width && v->width != width) ||
+                v->n_stores == max_vectors || !gathers_store(m, k, v, j, sq, width, a))
+                continue;
+            v->width = width;
+            v->vector_type = width == 4 ? "float4" : "double2";
+            v->stores[v->n_stores++] = (vec_access){b->base, index, sq};
+            continue;
+        }
         if (!width || !pol_param_read_only(m, k, b->base))
             continue;
-        const char *index = pol_text(m, &b->index, a), *sq = pol_squeeze(index, a);
         if (!unit_stride(m, k, (size_t)v->node, sq, L->loop_var, a))
             continue;
         if (v->width && v->width != width)
@@ -139,9 +173,9 @@ static int find_vectors(const tu_model *m, const kernel *k, vec_loop *v, arena *
         v->vector_type = width == 4 ? "float4" : "double2";
         v->acc[v->n_acc++] = (vec_access){b->base, index, sq};
     }
-    if (!v->n_acc)
-        *why = "no read-only float or double array read at E + the loop variable";
-    return v->n_acc > 0;
+    if (!v->n_acc && !v->n_stores)
+        *why = "no float or double array read (read-only) or stored at E + the loop variable";
+    return v->n_acc + v->n_stores > 0;
 }
 
 /* "f(" in a squeezed expression: a call (parentheses after an operator
@@ -210,6 +244,12 @@ static const char *step_body(const tu_model *m, const kernel *k, const vec_loop 
                     replacement = arena_printf(a, "cl1_v%zu_%zu.%c", n, c, components[s]);
                     break;
                 }
+            for (size_t c = 0; c < v->n_stores && s >= 0 && b->is_write; c++)
+                if (strcmp(v->stores[c].base, b->base) == 0 && strcmp(v->stores[c].squeezed, sq) == 0) {
+                    best = b->range.begin, best_end = b->range.end;
+                    replacement = arena_printf(a, "cl1_w%zu_%zu.%c", n, c, components[s]);
+                    break;
+                }
             for (size_t c = 0; c < v->n_sums; c++)
                 if (strcmp(v->sums[c].base, b->base) == 0) {
                     best = b->range.begin, best_end = b->range.end;
@@ -238,15 +278,18 @@ static const char *render(const tu_model *m, const kernel *k, const vec_loop *v,
     const char *vj = arena_printf(a, "cl1_vj%zu", n);
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "{ /* cl1cc vec_loads: %d iterations a step, 16-byte loads */%s", v->width, nl);
+    sb_printf(&sb, "{ /* cl1cc vec_loads: %d iterations a step, 16-byte loads%s */%s", v->width,
+              v->n_stores ? " and stores" : "", nl);
     for (size_t c = 0; c < v->n_sums; c++)
         sb_printf(&sb, "%s    %s cl1_vsum%zu_%zu = %s[%s];%s", indent, v->sum_type[c], n, c, v->sums[c].base,
                   v->sums[c].index, nl);
     sb_printf(&sb, "%s    %s %s = (%s);%s", indent, type, vj, p->lower, nl);
     sb_printf(&sb, "%s    if (((", indent);
-    for (size_t c = 0; c < v->n_acc; c++)
-        sb_printf(&sb, "%s(unsigned long long)(const void *)&%s[%s]", c ? " | " : "", v->acc[c].base,
-                  stage_substitute(v->acc[c].index, p->loop_var, vj, a));
+    for (size_t c = 0; c < v->n_acc + v->n_stores; c++) {
+        const vec_access *x = c < v->n_acc ? &v->acc[c] : &v->stores[c - v->n_acc];
+        sb_printf(&sb, "%s(unsigned long long)(const void *)&%s[%s]", c ? " | " : "", x->base,
+                  stage_substitute(x->index, p->loop_var, vj, a));
+    }
     sb_printf(&sb, ") & 15) == 0)%s", nl);
     sb_printf(&sb, "%s        for (; %s + %d < (%s); %s += %d) {%s", indent, vj, v->width - 1, p->upper,
               vj, v->width, nl);
@@ -254,8 +297,13 @@ static const char *render(const tu_model *m, const kernel *k, const vec_loop *v,
         sb_printf(&sb, "%s            const %s cl1_v%zu_%zu = *(const %s *)&%s[%s];%s", indent,
                   v->vector_type, n, c, v->vector_type, v->acc[c].base,
                   stage_substitute(v->acc[c].index, p->loop_var, vj, a), nl);
+    for (size_t c = 0; c < v->n_stores; c++)
+        sb_printf(&sb, "%s            %s cl1_w%zu_%zu;%s", indent, v->vector_type, n, c, nl);
     for (int s = 0; s < v->width; s++)
         sb_printf(&sb, "%s            %s%s", indent, step_body(m, k, v, n, s, a), nl);
+    for (size_t c = 0; c < v->n_stores; c++)
+        sb_printf(&sb, "%s            *(%s *)&%s[%s] = cl1_w%zu_%zu;%s", indent, v->vector_type,
+                  v->stores[c].base, stage_substitute(v->stores[c].index, p->loop_var, vj, a), n, c, nl);
     sb_printf(&sb, "%s        }%s", indent, nl);
     sb_printf(&sb, "%s    for (%s%s%s = %s; %s < %s; %s++)%s%s", indent, p->var_type ? p->var_type : "",
               p->var_type ? " " : "", p->loop_var, vj, p->loop_var, p->upper, p->loop_var,

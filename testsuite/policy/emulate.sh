@@ -437,7 +437,31 @@ CPP
     variant vectors.cu vec_double vec_loads --distinct
     variant vectors.cu vec_offset vec_loads --distinct
     variant vectors.cu vec_gemm vec_loads --distinct
+    variant vectors.cu vec_scale_row vec_loads --distinct
+    variant vectors.cu vec_store_only vec_loads --distinct
     cat <<'CPP'
+/* 16-byte stores gathered from the step's bodies, rows from an offset */
+static int check_stores(int n, int m, int off)
+{
+    size_t size = (size_t)n * m + off + 8;
+    float *A = new float[size], *v = new float[m + off + 8], *B0 = new float[size], *B1 = new float[size];
+    double *D0 = new double[size], *D1 = new double[size];
+    emu_fill(A, size, 71), emu_fill(v, m + off + 8, 72), emu_fill(B0, size, 73), emu_fill(B1, size, 73);
+    emu_fill(D0, size, 74), emu_fill(D1, size, 74);
+    emu_dim3 grid = {(unsigned)(n + 15) / 16, 1, 1}, block = {16, 1, 1};
+    emu_launch(grid, block, [&] { vec_scale_row(n, m, 1.25f, A + off, v + off, B0 + off); });
+    emu_launch(grid, block, [&] { vec_scale_row_variant(n, m, 1.25f, A + off, v + off, B1 + off); });
+    emu_launch(grid, block, [&] { vec_store_only(n, m, D0 + off); });
+    emu_launch(grid, block, [&] { vec_store_only_variant(n, m, D1 + off); });
+    char what[96];
+    snprintf(what, sizeof what, "vec_scale_row n %d m %d off %d", n, m, off);
+    int bad = emu_same(what, B0, B1, size * sizeof *B0);
+    snprintf(what, sizeof what, "vec_store_only n %d m %d off %d", n, m, off);
+    bad |= emu_same(what, D0, D1, size * sizeof *D0);
+    delete[] A, delete[] v, delete[] B0, delete[] B1, delete[] D0, delete[] D1;
+    return bad;
+}
+
 /* c = beta c + alpha a b, n x n on 8x4 blocks: register sums of c */
 static int check_gemm(int n)
 {
@@ -492,7 +516,8 @@ int main()
     for (int m : ms)
         for (int off : offs) {
             bad |= check_vectors(37, m, off, 16);
-            runs += 3;
+            bad |= check_stores(21, m, off);
+            runs += 5;
         }
     const int gemm_sizes[] = {1, 5, 8, 13, 32};
     for (int n : gemm_sizes) {

@@ -1,1 +1,1 @@
-refused: no read-only float or double array read at E + the loop variable
+refused: no float or double array read (read-only) or stored at E + the loop variable
