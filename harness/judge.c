@@ -258,13 +258,34 @@ static int compare_dirs(const hn_judge_options *o, const hn_capture *c, const ch
                                err);
 }
 
-static int copy_inputs(const hn_capture *c, const char *from, const char *to, strbuf *err)
+/* what edit_inputs does to each allocation on its way */
+typedef enum input_edit {
+    INPUTS_COPY,     /* nothing */
+    INPUTS_PERTURB,  /* hn_perturb with seed `arg` */
+    INPUTS_POISON,   /* hn_poison with pattern `arg`, pure outputs only */
+    INPUTS_ABSOLUTE  /* hn_absolute */
+} input_edit;
+
+/* every allocation's inputs from dir `from` to dir `to` (the same dir
+ * edits in place), edited on the way; 0, or -1 with err */
+static int edit_inputs(const hn_judge_options *o, const hn_capture *c, const char *from,
+                       const char *to, input_edit how, uint64_t arg, const int *pure, strbuf *err)
 {
-    for (int a = 0; a < c->nallocs; a++) {
+    for (int al = 0; al < c->nallocs; al++) {
+        int poisoned = how == INPUTS_POISON && pure[al];
+        if (strcmp(from, to) == 0 && (how == INPUTS_COPY || (how == INPUTS_POISON && !poisoned)))
+            continue;
         unsigned char *data;
-        if (hn_alloc_read(from, a, "in", c->alloc_size[a], &data, err) != 0)
+        if (hn_alloc_read(from, al, "in", c->alloc_size[al], &data, err) != 0)
             return -1;
-        int rc = hn_alloc_write(to, a, "in", data, c->alloc_size[a], err);
+        hn_dtype t = alloc_dtype(o, c, al);
+        if (how == INPUTS_PERTURB)
+            hn_perturb(t, data, c->alloc_size[al], arg);
+        else if (poisoned)
+            hn_poison(data, c->alloc_size[al], (int)arg);
+        else if (how == INPUTS_ABSOLUTE)
+            hn_absolute(t, data, c->alloc_size[al]);
+        int rc = hn_alloc_write(to, al, "in", data, c->alloc_size[al], err);
         free(data);
         if (rc)
             return -1;
@@ -292,17 +313,7 @@ static const char *run_magnitudes(const hn_judge_options *o, const char *exe,
     const char *abs_in = make_dir(o, a, "absin%d-%d", ci, seed);
     const char *mag = make_dir(o, a, "mag%d-%d", ci, seed);
     strbuf err = {0};
-    int ok = abs_in && mag;
-    for (int al = 0; ok && al < c->nallocs; al++) {
-        unsigned char *data;
-        if (hn_alloc_read(in_dir, al, "in", c->alloc_size[al], &data, &err) != 0) {
-            ok = 0;
-            break;
-        }
-        hn_absolute(alloc_dtype(o, c, al), data, c->alloc_size[al]);
-        ok = hn_alloc_write(abs_in, al, "in", data, c->alloc_size[al], &err) == 0;
-        free(data);
-    }
+    int ok = abs_in && mag && edit_inputs(o, c, in_dir, abs_in, INPUTS_ABSOLUTE, 0, NULL, &err) == 0;
     sb_free(&err);
     if (!ok)
         return NULL;
@@ -335,7 +346,7 @@ static void find_pure_outputs(const hn_judge_options *o, const char *exe, const 
         }
         const char *pin = make_dir(o, a, "pure%d-%d/in", a_i, 0);
         const char *pout = make_dir(o, a, "pure%d-%d/out", a_i, 0);
-        if (!pin || !pout || copy_inputs(c, c->dir, pin, err) != 0) {
+        if (!pin || !pout || edit_inputs(o, c, c->dir, pin, INPUTS_COPY, 0, NULL, err) != 0) {
             free(in);
             continue;
         }
@@ -626,19 +637,11 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
         for (int seed = 0; seed <= o->seeds; seed++) {
             const char *in = make_dir(o, &a, "in%d-%d", (int)ci, seed);
             const char *want = make_dir(o, &a, "want%d-%d", (int)ci, seed);
-            if (!in || !want || copy_inputs(&c, c.dir, in, err) != 0)
+            if (!in || !want || edit_inputs(o, &c, c.dir, in, INPUTS_COPY, 0, NULL, err) != 0)
                 goto done_vecs;
-            if (seed > 0) {
-                for (int al = 0; al < c.nallocs; al++) {
-                    unsigned char *data;
-                    if (hn_alloc_read(in, al, "in", c.alloc_size[al], &data, err) != 0)
-                        goto done_vecs;
-                    hn_perturb(alloc_dtype(o, &c, al), data, c.alloc_size[al],
-                               (uint64_t)seed * 1000003u + ci);
-                    hn_alloc_write(in, al, "in", data, c.alloc_size[al], err);
-                    free(data);
-                }
-            }
+            if (seed > 0 && edit_inputs(o, &c, in, in, INPUTS_PERTURB, (uint64_t)seed * 1000003u + ci,
+                                        NULL, err) != 0)
+                goto done_vecs;
             run_outcome wr = run_driver(o, exe, 0, meta, in, want, 0, o->timeout_s, &a);
             if (!wr.ok) {
                 /* perturbed inputs the original cannot take: skip this seed */
@@ -648,16 +651,8 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
             if (ci == 0 && seed == 0)
                 scale0 = mag;
             /* the variants see poisoned pure outputs */
-            for (int al = 0; al < c.nallocs; al++) {
-                if (!pure[al])
-                    continue;
-                unsigned char *data;
-                if (hn_alloc_read(in, al, "in", c.alloc_size[al], &data, err) != 0)
-                    goto done_vecs;
-                hn_poison(data, c.alloc_size[al], seed & 1);
-                hn_alloc_write(in, al, "in", data, c.alloc_size[al], err);
-                free(data);
-            }
+            if (edit_inputs(o, &c, in, in, INPUTS_POISON, (uint64_t)(seed & 1), pure, err) != 0)
+                goto done_vecs;
             /* each variant alone on the first input set (a crash or hang
              * is its own), then the survivors in one process per input set */
             int alone = o->isolate_every_run || (ci == 0 && seed == 0);

@@ -95,6 +95,9 @@ size_t stage_split_top(const char *s, const char *sep, arena *a, const char **pa
  * squeezed index is sq */
 size_t stage_subscripts_in(const tu_model *m, const kernel *k, long loop, const char *base,
                            const char *sq, arena *a, size_t *same);
+/* opens the rewritten path, taken only when blockDim is the captured
+ * shape: "if (blockDim.x == X && blockDim.y == Y && blockDim.z == Z) {" */
+void stage_open_shape_guard(strbuf *sb, const pol_facts *f);
 /* expr with the identifier name replaced by with */
 const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a);
 

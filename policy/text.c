@@ -29,23 +29,6 @@ const char *pol_text(const tu_model *m, const src_range *r, arena *a)
     return arena_strndup(a, sf->text + r->begin, r->end - r->begin);
 }
 
-size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name)
-{
-    size_t n = strlen(name), count = 0;
-    if (!n)
-        return 0;
-    for (size_t i = begin; i + n <= end; i++) {
-        if (memcmp(text + i, name, n) != 0)
-            continue;
-        if (i > 0 && pol_ident_char(text[i - 1]))
-            continue;
-        if (i + n < end && pol_ident_char(text[i + n]))
-            continue;
-        count++;
-    }
-    return count;
-}
-
 /* is the identifier at text[i] a member name ("v.x", "p->x")? */
 static int member_name(const char *text, size_t begin, size_t i)
 {
@@ -54,16 +37,29 @@ static int member_name(const char *text, size_t begin, size_t i)
     return i > begin && (text[i - 1] == '.' || (text[i - 1] == '>' && i - 1 > begin && text[i - 2] == '-'));
 }
 
-size_t pol_count_variable(const char *text, size_t begin, size_t end, const char *name)
+/* whole-identifier occurrences of name in text [begin, end), member names
+ * left out when skip_members is set */
+static size_t count_name(const char *text, size_t begin, size_t end, const char *name,
+                         int skip_members)
 {
     size_t n = strlen(name), count = 0;
     for (size_t i = begin; n && i + n <= end; i++) {
         if (memcmp(text + i, name, n) != 0 || (i > 0 && pol_ident_char(text[i - 1])) ||
             (i + n < end && pol_ident_char(text[i + n])))
             continue;
-        count += !member_name(text, begin, i);
+        count += !(skip_members && member_name(text, begin, i));
     }
     return count;
+}
+
+size_t pol_count_identifier(const char *text, size_t begin, size_t end, const char *name)
+{
+    return count_name(text, begin, end, name, 0);
+}
+
+size_t pol_count_variable(const char *text, size_t begin, size_t end, const char *name)
+{
+    return count_name(text, begin, end, name, 1);
 }
 
 int pol_mentions(const char *text, const char *name)

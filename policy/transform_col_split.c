@@ -217,8 +217,7 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
     const char *v = p.loop_var, *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
-              f->block[1], f->block[2]);
+    stage_open_shape_guard(&sb, f);
     for (size_t c = 0; c < p.n_accs; c++)
         sb_printf(&sb, "\t__shared__ %s cl1_part%zu[%d][%d];\n", p.accs[c].type, c, phases, width);
     sb_printf(&sb,

@@ -568,6 +568,12 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
     return 0;
 }
 
+void stage_open_shape_guard(strbuf *sb, const pol_facts *f)
+{
+    sb_printf(sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
+              f->block[1], f->block[2]);
+}
+
 int stage_tile_columns(const stage_plan *p, const int *rows)
 {
     for (int tk = 32; tk >= 8; tk /= 2) {
@@ -610,8 +616,7 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
     const char *v = p.loop_var, *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
-              f->block[1], f->block[2]);
+    stage_open_shape_guard(&sb, f);
     for (size_t t = 0; t < p.n_tiles; t++)
         sb_printf(&sb, "\t__shared__ %s cl1_tile%zu[%d][%d];\n", p.tiles[t].type, t,
                   f->block[p.tiles[t].dim], tk + 1);

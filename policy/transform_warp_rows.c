@@ -197,8 +197,7 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
  * cl1_lane; returns the number's name */
 static const char *open_warped_block(strbuf *sb, const pol_facts *f)
 {
-    sb_printf(sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == %d) {\n", f->block[0],
-              f->block[1], f->block[2]);
+    stage_open_shape_guard(sb, f);
     const char *tid = "threadIdx.x";
     if (f->block[1] * f->block[2] != 1) {
         sb_printf(sb, "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n",
