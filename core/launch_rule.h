@@ -1,28 +1,59 @@
 /*
  * launch_rule.h: how a variant says it needs another launch configuration.
- * A variant made for a grid F times as tall (gridDim.y multiplied by F; the
- * original's grids one-dimensional along y and z) starts with the line
+ * Its first line states the rule (without the blanks inside the comment
+ * markers):
  *
- *     / * cl1cc-launch: grid.y x32 * /        (without the inner blanks)
+ *     / * cl1cc-launch: grid.y x32 * /        a grid 32 times as tall
+ *     / * cl1cc-launch: block x*2 y/2 * /     blocks twice as wide and half
+ *                                           as tall, grid.x halved and
+ *                                           grid.y doubled
+ *     / * cl1cc-launch: grid.x /4 * /         a grid a quarter as wide, each
+ *                                           block taking 4 of the
+ *                                           original's in turn (a
+ *                                           grid-stride loop)
  *
- * The judge replays it on such grids, the tuning database records the rule
- * in launch_edits ({"grid_y": F}), and the nvcc wrapper launches a copy of
- * it under another name on such grids (driver/splice_launch.c).
+ * A block rule reshapes blocks without changing the threads: along each
+ * dimension the block is multiplied (x*M: M blocks side by side become one,
+ * the grid M times smaller) or divided (x/D: a block split into D, the grid
+ * D times larger); z is left alone.  The variant finds its thread's
+ * coordinates in the original launch from the new ones.
+ *
+ * The judge replays it on such launches, the tuning database records the
+ * rule in launch_edits ([{"grid_y": F}], [{"block": "x*2 y/2"}] or
+ * [{"grid_x_div": F}]), and the
+ * nvcc wrapper launches a copy of it under another name where the launch
+ * meets the rule's conditions (driver/splice_launch.c).
  */
 #ifndef CL1_LAUNCH_RULE_H
 #define CL1_LAUNCH_RULE_H
 
+#define CL1_LAUNCH_MARKER "/* cl1cc-launch: "
 #define CL1_GRID_Y_MARKER "/* cl1cc-launch: grid.y x"
 
-/* F of the variant's first line, or 1 when it has none (or a bad one) */
+typedef struct launch_rule {
+    int grid_y;       /* grid.y times this, the block as it is (1: no) */
+    int grid_x_div;   /* grid.x divided by this, the block as it is (1: no) */
+    int x_mul, x_div; /* block.x times x_mul and divided by x_div (one is 1) */
+    int y_mul, y_div; /* the same along y */
+} launch_rule;
+
+/* the rule that changes nothing */
+launch_rule launch_rule_none(void);
+int launch_rule_is_none(const launch_rule *r);
+/* the rule of the variant's first line; launch_rule_none() when it has none
+ * (or a bad one) */
+launch_rule launch_rule_of(const char *source);
+/* F of the variant's first line (a grid.y rule), or 1 */
 int launch_rule_grid_y(const char *source);
 
-enum { LAUNCH_RULE_EDITS_MAX = 32 };
-/* the tuning database's launch_edits for it, "[{"grid_y": F}]" written
- * into buf, or NULL when it needs none */
+enum { LAUNCH_RULE_TEXT_MAX = 64, LAUNCH_RULE_EDITS_MAX = 64 };
+/* "grid.y x32", "grid.x /4" or "block x*2 y/2" into buf ("" for none) */
+const char *launch_rule_text(const launch_rule *r, char buf[LAUNCH_RULE_TEXT_MAX]);
+/* the tuning database's launch_edits for the variant, written into buf, or
+ * NULL when it needs none */
 const char *launch_rule_edits(const char *source, char buf[LAUNCH_RULE_EDITS_MAX]);
-/* F of launch_edits "[{"grid_y": F}]", 1 for none (NULL, "[]", "null"), 0
- * for anything else (edits the caller does not know how to apply) */
-int launch_rule_edits_grid_y(const char *launch_edits);
+/* the rule of launch_edits: 1 and *r set (none for NULL, "[]", "null"), or
+ * 0 for anything else (edits the caller does not know how to apply) */
+int launch_rule_from_edits(const char *launch_edits, launch_rule *r);
 
 #endif

@@ -341,20 +341,20 @@ static int launch_changes(const tu_model *m, size_t kernel_index, const char *js
     return rc;
 }
 
-/* A variant for a grid f times as tall (core/launch_rule.h), as the wrapper
+/* A variant for another launch configuration (core/launch_rule.h), as the wrapper
  * applies it (driver/splice_launch.h): the kernel stays and the copy goes in
  * after it, so the "variant" that replaces the definition is the definition
  * itself and the copy; each launch site that can pick the copy is a launch
  * change of its own (the whole launch).  0, or -1 with the reason in why. */
-static int taller_grid_changes(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                               arena *a, const char **replacement, launch_change_vec *out,
-                               strbuf *why)
+static int launch_copy_changes(const tu_model *m, size_t kernel_index, const char *variant,
+                               const launch_rule *r, arena *a, const char **replacement,
+                               launch_change_vec *out, strbuf *why)
 {
     const kernel *k = &m->kernels.items[kernel_index];
     const source_file *sf = model_file(m, m->main_file);
     rw_edit_vec sites = {0};
     const char *copy = NULL;
-    if (!sf || !taller_grid_plan(m, kernel_index, variant, f, a, &sites, &copy, why)) {
+    if (!sf || !launch_copy_plan(m, kernel_index, variant, r, a, &sites, &copy, why)) {
         if (!sf)
             sb_puts(why, "its text was not kept by the frontend");
         vec_free(&sites);
@@ -423,10 +423,11 @@ static int plan_kernels(plan_state *ps, const char *path, const char *real, cons
         strbuf why;
         sb_init(&why);
         const char *replacement = v.source;
-        int taller = launch_rule_edits_grid_y(v.launch_edits);
-        int planned = taller > 1 ? taller_grid_changes(m, i, v.source, taller, a, &replacement,
-                                                       &launches, &why)
-                                 : launch_changes(m, i, v.launch_edits, a, &launches, &why);
+        launch_rule rule;
+        int known = launch_rule_from_edits(v.launch_edits, &rule);
+        int planned = known && !launch_rule_is_none(&rule)
+                          ? launch_copy_changes(m, i, v.source, &rule, a, &replacement, &launches, &why)
+                          : launch_changes(m, i, v.launch_edits, a, &launches, &why);
         if (planned != 0) {
             note(ps, "%s:%u: kernel %s: its verified variant is not applied: %s", path, info.line,
                  k->qualified_name, sb_str(&why));

@@ -1,12 +1,13 @@
-/* splice_launch.c: a variant for a taller grid, launched as a copy */
+/* splice_launch.c: a variant for another launch configuration, launched as a copy */
 #include "splice_launch.h"
 
 #include <string.h>
 
 #include "harness.h"
 
-/* a grid expression that may be evaluated twice: names, numbers, members,
- * arithmetic, casts and dim3(...); no assignment, increment or other call */
+/* a grid or block expression that may be evaluated twice: names, numbers,
+ * members, arithmetic, casts and dim3(...); no assignment, increment or
+ * other call */
 static int repeatable(const char *s)
 {
     static const char *const calls[] = {"dim3", "sizeof", NULL};
@@ -23,12 +24,77 @@ static int names_plainly(const char *called, const char *name)
     return c == n || (c >= n + 2 && strncmp(called + c - n - 2, "::", 2) == 0);
 }
 
-size_t taller_grid_plan(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                        arena *a, rw_edit_vec *out, const char **copy_text, strbuf *why)
+static const char *copy_suffix(const launch_rule *r)
+{
+    return r->grid_y > 1 ? "__cl1cc_tall" : r->grid_x_div > 1 ? "__cl1cc_strided" : "__cl1cc_reshaped";
+}
+
+/* one dimension of the reshaped grid (block: 0) or block (1): "g.x / 2u",
+ * "b.y * 4u", "g.z" */
+static const char *reshaped_dim(const char *v, char dim, int mul, int div, int block, arena *a)
+{
+    int times = block ? mul : div, by = block ? div : mul;
+    return arena_printf(a, "%s.%c%s%s", v, dim,
+                        by > 1 ? arena_printf(a, " / %du", by) : "",
+                        times > 1 ? arena_printf(a, " * %du", times) : "");
+}
+
+/* the launch of the copy for site s, or NULL when this site cannot pick it */
+static const char *site_launch(const launch_site *s, const char *text, const launch_rule *r,
+                               const char *callee, arena *a)
+{
+    const char *site = arena_printf(a, "%.*s", (int)(s->range.end - s->range.begin),
+                                    text + s->range.begin);
+    /* dim3(g), not helpers: a helper defined beside a kernel in a
+     * namespace would not be seen from a launch outside it */
+    const char *g = arena_printf(a, "dim3(%s)", s->grid.text);
+    if (r->grid_y > 1) {
+        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
+                                        text + s->grid.range.end);
+        return arena_printf(a, "(%s.y == 1 && %s.z == 1 ? %s<<<dim3(%s.x, %s.y * %du, %s.z)%s : %s)",
+                            g, g, callee, g, g, r->grid_y, g, rest, site);
+    }
+    if (r->grid_x_div > 1) {
+        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
+                                        text + s->grid.range.end);
+        return arena_printf(a, "(%s.x %% %du == 0 ? %s<<<dim3(%s.x / %du, %s.y, %s.z)%s : %s)", g,
+                            r->grid_x_div, callee, g, r->grid_x_div, g, g, rest, site);
+    }
+    if (!s->block.text || !repeatable(s->block.text) || s->block.range.end > s->range.end ||
+        s->block.range.begin < s->grid.range.end)
+        return NULL;
+    const char *b = arena_printf(a, "dim3(%s)", s->block.text);
+    const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->block.range.end),
+                                    text + s->block.range.end);
+    strbuf c;
+    sb_init(&c);
+    if (r->x_mul > 1)
+        sb_printf(&c, " && %s.x %% %du == 0", g, r->x_mul);
+    if (r->y_mul > 1)
+        sb_printf(&c, " && %s.y %% %du == 0", g, r->y_mul);
+    if (r->x_div > 1)
+        sb_printf(&c, " && %s.x %% %du == 0 && %s.x <= 0x7fffffffu / %du", b, r->x_div, g, r->x_div);
+    if (r->y_div > 1)
+        sb_printf(&c, " && %s.y %% %du == 0 && %s.y <= 65535u / %du", b, r->y_div, g, r->y_div);
+    const char *bx = reshaped_dim(b, 'x', r->x_mul, r->x_div, 1, a);
+    const char *by = reshaped_dim(b, 'y', r->y_mul, r->y_div, 1, a);
+    if (r->x_mul > 1 || r->y_mul > 1)
+        sb_printf(&c, " && (%s) * (%s) * %s.z <= 1024u", bx, by, b);
+    const char *launch = arena_printf(
+        a, "(%s ? %s<<<dim3(%s, %s, %s.z), dim3(%s, %s, %s.z)%s : %s)", sb_str(&c) + 4, callee,
+        reshaped_dim(g, 'x', r->x_mul, r->x_div, 0, a), reshaped_dim(g, 'y', r->y_mul, r->y_div, 0, a),
+        g, bx, by, b, rest, site);
+    sb_free(&c);
+    return launch;
+}
+
+size_t launch_copy_plan(const tu_model *m, size_t kernel_index, const char *variant,
+                        const launch_rule *r, arena *a, rw_edit_vec *out, const char **copy_text,
+                        strbuf *why)
 {
     const kernel *k = &m->kernels.items[kernel_index];
     const source_file *sf = model_file(m, m->main_file);
-    const char *copy_name = arena_printf(a, "%s__cl1cc_tall", k->name);
+    const char *copy_name = arena_printf(a, "%s%s", k->name, copy_suffix(r));
     const char *copy = hn_rename_kernel(variant, k->name, copy_name, a);
     if (!sf || k->is_template || k->is_specialization || !copy) {
         sb_puts(why, "a template, or its text is not at hand");
@@ -42,17 +108,10 @@ size_t taller_grid_plan(const tu_model *m, size_t kernel_index, const char *vari
             s->range.end > sf->len || !s->grid.text || !names_plainly(s->kernel_name, k->name) ||
             !repeatable(s->grid.text) || s->grid.range.end > s->range.end)
             continue; /* this site keeps launching the original */
-        const char *site = arena_printf(a, "%.*s", (int)(s->range.end - s->range.begin),
-                                        sf->text + s->range.begin);
-        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
-                                        sf->text + s->grid.range.end);
-        /* dim3(g), not helpers: a helper defined beside a kernel in a
-         * namespace would not be seen from a launch outside it */
-        const char *g = arena_printf(a, "dim3(%s)", s->grid.text);
-        const char *callee = arena_printf(a, "%s__cl1cc_tall", s->kernel_name);
-        const char *text = arena_printf(a,
-                                        "(%s.y == 1 && %s.z == 1 ? %s<<<dim3(%s.x, %s.y * %du, %s.z)%s : %s)",
-                                        g, g, callee, g, g, f, g, rest, site);
+        const char *callee = arena_printf(a, "%s%s", s->kernel_name, copy_suffix(r));
+        const char *text = site_launch(s, sf->text, r, callee, a);
+        if (!text)
+            continue;
         rw_edit e = {s->range.begin, s->range.end, text};
         vec_push(out, e);
         sites++;
@@ -61,16 +120,24 @@ size_t taller_grid_plan(const tu_model *m, size_t kernel_index, const char *vari
         sb_puts(why, "no launch site after the definition could be edited");
         return 0;
     }
-    *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
-                              k->name, f, copy);
+    char rule[LAUNCH_RULE_TEXT_MAX];
+    if (r->grid_y > 1)
+        *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
+                                  k->name, r->grid_y, copy);
+    else if (r->grid_x_div > 1)
+        *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times narrower */\n%s",
+                                  k->name, r->grid_x_div, copy);
+    else
+        *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for reshaped blocks (%s) */\n%s",
+                                  k->name, launch_rule_text(r, rule), copy);
     return sites;
 }
 
-size_t splice_taller_grid(const tu_model *m, size_t kernel_index, const char *variant, int f,
-                          arena *a, rw_edit_vec *out, strbuf *why)
+size_t splice_launch_copy(const tu_model *m, size_t kernel_index, const char *variant,
+                          const launch_rule *r, arena *a, rw_edit_vec *out, strbuf *why)
 {
     const char *copy = NULL;
-    size_t sites = taller_grid_plan(m, kernel_index, variant, f, a, out, &copy, why);
+    size_t sites = launch_copy_plan(m, kernel_index, variant, r, a, out, &copy, why);
     if (sites) {
         const kernel *k = &m->kernels.items[kernel_index];
         rw_edit e = {k->decl_range.end, k->decl_range.end, copy};

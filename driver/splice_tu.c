@@ -97,22 +97,22 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
         if (rc == 0)
             continue;
         /* a variant verified with another launch configuration may be
-         * wrong with this one: the wrapper applies the taller-grid rule
-         * only (core/launch_rule.h), never edits it does not know */
-        int taller = launch_rule_edits_grid_y(v.launch_edits);
-        if (taller == 0) {
+         * wrong with this one: the wrapper applies the rules of
+         * core/launch_rule.h only, never edits it does not know */
+        launch_rule rule;
+        if (!launch_rule_from_edits(v.launch_edits, &rule)) {
             log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
                         "(cl1cc rewrite applies it)", in->path, k->qualified_name, v.id);
             continue;
         }
-        if (taller > 1) {
+        if (!launch_rule_is_none(&rule)) {
             strbuf why;
             sb_init(&why);
-            size_t sites = splice_taller_grid(&m, i, v.source, taller, &plan->strings, &edits,
-                                              &why);
+            size_t sites = splice_launch_copy(&m, i, v.source, &rule, &plan->strings, &edits, &why);
             if (!sites)
-                log_verbose("%s: kernel %s: verified variant %lld needs a taller grid: not "
-                            "spliced (%s)", in->path, k->qualified_name, v.id, sb_str(&why));
+                log_verbose("%s: kernel %s: verified variant %lld needs another launch "
+                            "configuration: not spliced (%s)", in->path, k->qualified_name, v.id,
+                            sb_str(&why));
             sb_free(&why);
             if (!sites)
                 continue;

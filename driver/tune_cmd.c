@@ -97,6 +97,15 @@ static int has_meta_below(const char *dir)
     return found;
 }
 
+static unsigned gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
 /* what the captured launches tell the transforms */
 static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
 {
@@ -104,6 +113,8 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
     f->pointers_distinct = 0;
     f->block[0] = f->block[1] = f->block[2] = 0;
     f->flat_grid = 0;
+    for (int s = 0; s < 3; s++)
+        f->grid_gcd[s] = f->grid_max[s] = 0;
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -121,6 +132,12 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f)
             continue;
         seen++;
         flat &= c.grid[1] <= 1 && c.grid[2] <= 1;
+        for (int s = 0; s < 3; s++) {
+            unsigned g = c.grid[s] ? c.grid[s] : 1;
+            f->grid_gcd[s] = gcd(f->grid_gcd[s], g);
+            if (g > f->grid_max[s])
+                f->grid_max[s] = g;
+        }
         int shape[3] = {(int)c.block[0], c.block[1] ? (int)c.block[1] : 1, c.block[2] ? (int)c.block[2] : 1};
         int threads = shape[0] * shape[1] * shape[2];
         for (int s = 0; s < 3; s++)

@@ -95,12 +95,15 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
         sb_printf(out, "    (const void *)&%s%s,\n", scope, k->name);
         for (size_t i = 0; i < n_variants; i++)
             sb_printf(out, "    (const void *)&%scl1cc_variant_%zu,\n", scope, i);
-        /* how much taller than captured each one's grid is */
-        sb_puts(out, "};\nstatic const unsigned cl1cc_grid_y[] = {1");
-        for (size_t i = 0; i < n_variants; i++)
-            sb_printf(out, ", %d", launch_rule_grid_y(variants[i]));
+        /* how each one's launch differs from the captured one */
+        sb_puts(out, "};\nstatic const unsigned cl1cc_launch_rules[][6] = {\n    {1, 1, 1, 1, 1, 1},\n");
+        for (size_t i = 0; i < n_variants; i++) {
+            launch_rule r = launch_rule_of(variants[i]);
+            sb_printf(out, "    {%d, %d, %d, %d, %d, %d},\n", r.grid_y, r.x_mul, r.x_div, r.y_mul,
+                      r.y_div, r.grid_x_div);
+        }
         sb_printf(out, "};\nint main(int argc, char **argv)\n{\n"
-                       "    return cl1cc_replay::run(argc, argv, cl1cc_kernels, %zu, cl1cc_grid_y);\n}\n",
+                       "    return cl1cc_replay::run(argc, argv, cl1cc_kernels, %zu, cl1cc_launch_rules);\n}\n",
                   n_variants + 1);
     }
     sb_free(&side);

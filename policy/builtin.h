@@ -42,6 +42,9 @@ typedef struct pol_facts {
                                launch used the same one, else 0s */
     int flat_grid;          /* 1 when every captured grid was one block
                                high and deep (y = z = 1) */
+    unsigned grid_gcd[3];   /* the greatest common divisor of the captured
+                               grids' x, y and z (0s when none known) */
+    unsigned grid_max[3];   /* and their largest */
 } pol_facts;
 
 /* ---- the catalogue (catalogue.c and transform_*.c) ------------------------ */

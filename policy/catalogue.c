@@ -11,7 +11,9 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "warp_rows", "warp_rows4", "warp_rows8", "block_reduce", "wide_rows",
                                     "atomic_warp", "interchange", "spread", "split_loop", "split_loop256",
                                     "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
-                                    "regblock2x1", "col_split8", "vec_loads"};
+                                    "regblock2x1", "col_split8", "vec_loads", "block_wide2",
+                                    "block_wide4", "block_narrow2", "grid_stride4",
+                                    "grid_stride16"};
 
 size_t pol_transform_count(void)
 {
@@ -85,6 +87,16 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_col_split(m, k, f, 16, a, out, why);
     if (strcmp(name, "vec_loads") == 0)
         return pol_transform_vec_loads(m, k, f, a, out, why);
+    if (strcmp(name, "block_wide2") == 0)
+        return pol_transform_reshape(m, k, f, 2, a, out, why);
+    if (strcmp(name, "block_wide4") == 0)
+        return pol_transform_reshape(m, k, f, 4, a, out, why);
+    if (strcmp(name, "block_narrow2") == 0)
+        return pol_transform_reshape(m, k, f, -2, a, out, why);
+    if (strcmp(name, "grid_stride4") == 0)
+        return pol_transform_grid_stride(m, k, f, 4, a, out, why);
+    if (strcmp(name, "grid_stride16") == 0)
+        return pol_transform_grid_stride(m, k, f, 16, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -97,6 +109,23 @@ static int taller_grid(const char *t)
 {
     return strcmp(t, "wide_rows") == 0 || strcmp(t, "spread") == 0 || strncmp(t, "split_loop", 10) == 0 ||
            strncmp(t, "col_split", 9) == 0;
+}
+
+/* the variant reshapes the launch's blocks or its grid's x
+ * (transform_reshape.c) */
+static int reshapes_blocks(const char *t)
+{
+    return strncmp(t, "block_wide", 10) == 0 || strncmp(t, "block_narrow", 12) == 0 ||
+           strncmp(t, "grid_stride", 11) == 0;
+}
+
+/* what combines with a block reshape: edits that write no new text naming
+ * threadIdx, blockIdx, blockDim or gridDim (the reshape renames every use
+ * in the original text; an overlapping edit is refused when rendered) */
+static int combines_with_reshape(const char *t)
+{
+    return strcmp(t, "restrict") == 0 || strcmp(t, "ldg") == 0 || strncmp(t, "unroll", 6) == 0 ||
+           strcmp(t, "fast_math") == 0 || reshapes_blocks(t);
 }
 
 static int rewrites_loop(const char *t)
@@ -117,11 +146,18 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     /* stage, warp_rows* and block_reduce rewrite the loop statement whole:
      * one of them at most, and the transforms that edit inside it do not
      * combine with it */
-    int whole = 0, taller = 0;
-    for (char *t = strtok_r(copy, "+", &save); t; t = strtok_r(NULL, "+", &save))
-        whole += rewrites_loop(t), taller += taller_grid(t);
+    int whole = 0, taller = 0, reshapes = 0, others = 0;
+    for (char *t = strtok_r(copy, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+        whole += rewrites_loop(t), taller += taller_grid(t), reshapes += reshapes_blocks(t);
+        others += !combines_with_reshape(t);
+    }
     if (taller > 1) {
         *why = "two transforms that each make the grid taller";
+        return 1;
+    }
+    if (reshapes > 1 || (reshapes && others)) {
+        *why = "a block reshape or grid-stride loop combines only with restrict, ldg, unroll "
+               "and fast_math";
         return 1;
     }
     copy = arena_strdup(a, combination), save = NULL;

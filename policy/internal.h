@@ -6,6 +6,7 @@
 #define CL1CC_POL_INTERNAL_H
 
 #include "builtin.h"
+#include "launch_rule.h"
 
 /* c can be part of an identifier (a letter, a digit, '_') */
 int pol_ident_char(int c);
@@ -70,6 +71,14 @@ pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena
  * and "__" intrinsics, since a device function could read them); else the
  * first identifier that does */
 const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls);
+/* NULL when the threads of k share nothing but memory: no shared memory,
+ * warp intrinsic, asm, or call but to math functions, atomics and "__"
+ * intrinsics (barriers are the caller's to check); else the first thing
+ * that is shared */
+const char *pol_block_sharing(const tu_model *m, const kernel *k);
+/* the edit that makes a variant's first line state a launch rule
+ * (core/launch_rule.h) */
+pol_edit pol_launch_marker(const tu_model *m, const kernel *k, const launch_rule *r, arena *a);
 
 /* the transforms (transform_*.c): 0 applied, 1 refused (*why) */
 int pol_transform_restrict(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
@@ -125,5 +134,14 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
  * loads and stores, bodies run in order */
 int pol_transform_vec_loads(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                             pol_edit_vec *out, const char **why);
+/* the launch's blocks reshaped (factor > 0: factor times as wide, < 0:
+ * -factor times narrower; the thread count kept for 2-D blocks), the
+ * kernel's coordinates in the original launch computed from the new ones */
+int pol_transform_reshape(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                          arena *a, pol_edit_vec *out, const char **why);
+/* a grid-stride loop: the grid factor times narrower along x, each block
+ * running factor of the original's blocks in turn */
+int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                              arena *a, pol_edit_vec *out, const char **why);
 
 #endif

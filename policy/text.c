@@ -258,13 +258,21 @@ int pol_launch_sites_distinct(const tu_model *m, const kernel *k)
 }
 
 
-pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena *a)
+pol_edit pol_launch_marker(const tu_model *m, const kernel *k, const launch_rule *r, arena *a)
 {
     size_t len;
     const char *text = pol_file_text(m, &k->decl_range, &len);
+    char rule[LAUNCH_RULE_TEXT_MAX];
     pol_edit e = {k->decl_range.begin, k->decl_range.begin,
-                  arena_printf(a, "%s%d */%s", CL1_GRID_Y_MARKER, factor,
+                  arena_printf(a, "%s%s */%s", CL1_LAUNCH_MARKER, launch_rule_text(r, rule),
                                text ? pol_newline(text, len, k->decl_range.begin) : "\n"),
                   0};
     return e;
+}
+
+pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena *a)
+{
+    launch_rule r = launch_rule_none();
+    r.grid_y = factor;
+    return pol_launch_marker(m, k, &r, a);
 }

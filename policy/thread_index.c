@@ -43,8 +43,9 @@ long pol_thread_index_decl(const tu_model *m, const kernel *k, char dim, arena *
     return -1;
 }
 
-static const char *const distinguishing[] = {
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "__shared__", "__syncwarp", "__shfl_sync",
+static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
+static const char *const sharing[] = {
+    "__shared__", "__syncwarp", "__shfl_sync",
     "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
     "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
     "warpSize", "asm", NULL};
@@ -70,7 +71,7 @@ static int identity_free_call(const char *callee)
     return 0;
 }
 
-const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls)
+const char *pol_block_sharing(const tu_model *m, const kernel *k)
 {
     for (size_t i = 0; i < k->body.len; i++) {
         const body_node *c = &k->body.items[i];
@@ -81,12 +82,24 @@ const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t
     const char *text = pol_file_text(m, &k->body_range, &len);
     if (!text)
         return "no source text";
+    for (int d = 0; sharing[d]; d++)
+        if (pol_count_identifier(text, k->body_range.begin, k->body_range.end, sharing[d]))
+            return sharing[d];
+    return NULL;
+}
+
+const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls)
+{
+    const char *shared = pol_block_sharing(m, k);
+    if (shared)
+        return shared;
+    size_t len;
+    const char *text = pol_file_text(m, &k->body_range, &len);
     /* threadIdx, blockIdx and blockDim once in each declaration */
-    for (int d = 0; distinguishing[d]; d++) {
-        size_t uses = pol_count_identifier(text, k->body_range.begin, k->body_range.end,
-                                           distinguishing[d]);
+    for (int d = 0; builtins[d]; d++) {
+        size_t uses = pol_count_identifier(text, k->body_range.begin, k->body_range.end, builtins[d]);
         if (uses != (d < 3 ? decls : 0u))
-            return distinguishing[d];
+            return builtins[d];
     }
     return NULL;
 }

@@ -188,6 +188,11 @@ static inline void prepare_kernel(const capture &c, const void *kernel)
               "cudaFuncSetAttribute");
 }
 
+/* the grid and block a kernel is launched on */
+struct launch_shape {
+    dim3 grid, block;
+};
+
 /* L2 flushed before every timed launch by writing a buffer twice its size */
 struct flusher {
     void *buf;
@@ -214,8 +219,8 @@ static inline flusher make_flusher(void)
  * (a 1-second kernel: 1 warm-up and 3 timed runs a round, not 3 and 20) */
 #define CL1CC_LONG_LAUNCH_MS 100.0f
 #define CL1CC_TIMED_BUDGET_MS 1000.0
-static inline void time_kernel(replay_state *s, const void *kernel, dim3 grid, int timed_runs,
-                               const flusher &fl, FILE *t)
+static inline void time_kernel(replay_state *s, const void *kernel, const launch_shape &shape,
+                               int timed_runs, const flusher &fl, FILE *t)
 {
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
@@ -227,7 +232,7 @@ static inline void time_kernel(replay_state *s, const void *kernel, dim3 grid, i
         check(cudaMemset(fl.buf, r & 0xff, fl.size), "flush");
         check(cudaDeviceSynchronize(), "sync");
         check(cudaEventRecord(start, 0), "record");
-        check(cudaLaunchKernel(kernel, grid, s->c.block, s->args, s->c.shmem, 0), "launch");
+        check(cudaLaunchKernel(kernel, shape.grid, shape.block, s->args, s->c.shmem, 0), "launch");
         check(cudaEventRecord(stop, 0), "record");
         check(cudaDeviceSynchronize(), "kernel");
         float ms = 0;
@@ -245,14 +250,27 @@ static inline void time_kernel(replay_state *s, const void *kernel, dim3 grid, i
     check(cudaEventDestroy(stop), "cudaEventDestroy");
 }
 
-/* the captured grid, as tall as kernel `which` asks (core/launch_rule.h:
- * a variant for a grid F times as tall along y) */
-static inline dim3 grid_for(const capture &c, const unsigned *grid_y, int which)
+/* the captured launch as kernel `which` asks for it (core/launch_rule.h):
+ * rules[which] = {grid.y times, block.x times, block.x divided by, block.y
+ * times, block.y divided by, grid.x divided by}; with a block rule the grid
+ * changes the other way.  A launch the rule does not fit is an error (the
+ * policy proposes no such variant) */
+static inline launch_shape shape_for(const capture &c, const unsigned (*rules)[6], int which)
 {
-    dim3 g = c.grid;
-    if (grid_y && grid_y[which] > 1)
-        g.y *= grid_y[which];
-    return g;
+    launch_shape l = {c.grid, c.block};
+    if (!rules)
+        return l;
+    const unsigned *r = rules[which];
+    l.grid.y *= r[0];
+    if ((r[1] > 1 && l.grid.x % r[1]) || (r[3] > 1 && l.grid.y % r[3]) || l.block.x % r[2] ||
+        l.block.y % r[4] || l.grid.x % r[5])
+        die(2, "launch rule", "the captured launch does not divide as the variant's rule asks");
+    l.grid.x /= r[5];
+    l.grid.x = l.grid.x / r[1] * r[2];
+    l.grid.y = l.grid.y / r[3] * r[4];
+    l.block.x = l.block.x / r[2] * r[1];
+    l.block.y = l.block.y / r[4] * r[3];
+    return l;
 }
 
 static inline void mark_done(const char *dir)
@@ -263,7 +281,7 @@ static inline void mark_done(const char *dir)
 }
 
 static inline int run_batch(char **argv, int argc, const void *const *kernels, int nkernels,
-                            const unsigned *grid_y)
+                            const unsigned (*rules)[6])
 {
     int list[256], n = 0;
     for (const char *p = argv[1] + 1; *p && n < 256;) {
@@ -291,9 +309,8 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     if (timed_runs <= 0) {
         for (int i = 0; i < n; i++) {
             reset_inputs(&s);
-            check(cudaLaunchKernel(kernels[list[i]], grid_for(s.c, grid_y, list[i]), s.c.block, s.args,
-                                   s.c.shmem, 0),
-                  "launch");
+            launch_shape l = shape_for(s.c, rules, list[i]);
+            check(cudaLaunchKernel(kernels[list[i]], l.grid, l.block, s.args, s.c.shmem, 0), "launch");
             check(cudaDeviceSynchronize(), "kernel");
             snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
             write_outputs(&s, dir);
@@ -310,7 +327,7 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
             FILE *t = fopen(path, round ? "a" : "w");
             if (!t)
                 die(2, path, strerror(errno));
-            time_kernel(&s, kernels[list[i]], grid_for(s.c, grid_y, list[i]), timed_runs, fl, t);
+            time_kernel(&s, kernels[list[i]], shape_for(s.c, rules, list[i]), timed_runs, fl, t);
             if (fclose(t) != 0)
                 die(2, path, "cannot write");
             if (round == rounds - 1) /* as its last timed run left them */
@@ -325,12 +342,12 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
 }
 
 static inline int run(int argc, char **argv, const void *const *kernels, int nkernels,
-                      const unsigned *grid_y)
+                      const unsigned (*rules)[6])
 {
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     if (argv[1][0] == '@')
-        return run_batch(argv, argc, kernels, nkernels, grid_y);
+        return run_batch(argv, argc, kernels, nkernels, rules);
     int which = atoi(argv[1]);
     if (which < 0 || which >= nkernels)
         die(2, "kernel index", "out of range");
@@ -340,8 +357,8 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
     restore_state(&s, argv[3]);
     const void *kernel = kernels[which];
     prepare_kernel(s.c, kernel);
-    check(cudaLaunchKernel(kernel, grid_for(s.c, grid_y, which), s.c.block, s.args, s.c.shmem, 0),
-          "launch");
+    launch_shape l = shape_for(s.c, rules, which);
+    check(cudaLaunchKernel(kernel, l.grid, l.block, s.args, s.c.shmem, 0), "launch");
     check(cudaDeviceSynchronize(), "kernel");
     write_outputs(&s, argv[4]);
     if (timed_runs > 0) {
@@ -351,7 +368,7 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
         FILE *t = fopen(path, "w");
         if (!t)
             die(2, path, strerror(errno));
-        time_kernel(&s, kernel, grid_for(s.c, grid_y, which), timed_runs, fl, t);
+        time_kernel(&s, kernel, l, timed_runs, fl, t);
         if (fclose(t) != 0)
             die(2, path, "cannot write");
         /* the outputs of the last timed run replace the first: a kernel that

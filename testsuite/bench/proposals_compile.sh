@@ -20,7 +20,7 @@ printf '%-48s %-10s %8s %s\n' "file:kernel" "shape" "proposed" "failed"
 for f in $(find "$dir" -name '*.cu' | sort); do
     for k in $(sed -n 's/.*__global__[^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\) *(.*/\1/p' "$f" | sort -u); do
         kernels=$((kernels + 1))
-        for shape in "256,1,1 --flat-grid" "32,8,1"; do
+        for shape in "256,1,1 --grid 64,1,1" "32,8,1 --grid 64,64,1"; do
             labels=$("$pol_tool" "$f" "$k" --propose --distinct --shape $shape "$@" 2>/dev/null)
             n=0 bad=""
             for l in $labels; do

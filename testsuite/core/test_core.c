@@ -103,6 +103,12 @@ static void test_expr_text(void)
     CHECK(!expr_text_without_effects("g(\"s\")", NULL));
 }
 
+static int edits_grid_y(const char *edits)
+{
+    launch_rule r;
+    return launch_rule_from_edits(edits, &r) ? r.grid_y : 0;
+}
+
 static void test_launch_rule(void)
 {
     CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32 */\n__global__ void k() {}") == 32);
@@ -113,18 +119,56 @@ static void test_launch_rule(void)
     CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x1 */") == 1);
     CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x99999 */") == 1);
     CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32*/") == 1);
+    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32\n */") == 1);
     char buf[LAUNCH_RULE_EDITS_MAX];
     const char *e = launch_rule_edits("/* cl1cc-launch: grid.y x32 */\n", buf);
     CHECK(e && strcmp(e, "[{\"grid_y\": 32}]") == 0);
     CHECK(launch_rule_edits("__global__ void k() {}", buf) == NULL);
-    CHECK(launch_rule_edits_grid_y(e) == 32);
-    CHECK(launch_rule_edits_grid_y(NULL) == 1);
-    CHECK(launch_rule_edits_grid_y("[]") == 1);
-    CHECK(launch_rule_edits_grid_y("null") == 1);
+    CHECK(edits_grid_y(e) == 32);
+    CHECK(edits_grid_y(NULL) == 1);
+    CHECK(edits_grid_y("[]") == 1);
+    CHECK(edits_grid_y("null") == 1);
     /* anything else is edits the wrapper does not know: 0, never spliced */
-    CHECK(launch_rule_edits_grid_y("[{\"site\": 0, \"field\": \"grid\", \"text\": \"4\"}]") == 0);
-    CHECK(launch_rule_edits_grid_y("[{\"grid_y\": 32}, {\"site\": 0}]") == 0);
-    CHECK(launch_rule_edits_grid_y("[{\"grid_y\": 1}]") == 0);
+    CHECK(edits_grid_y("[{\"site\": 0, \"field\": \"grid\", \"text\": \"4\"}]") == 0);
+    CHECK(edits_grid_y("[{\"grid_y\": 32}, {\"site\": 0}]") == 0);
+    CHECK(edits_grid_y("[{\"grid_y\": 1}]") == 0);
+
+    /* block reshapes: each dimension multiplied or divided, at most once */
+    launch_rule r = launch_rule_of("/* cl1cc-launch: block x*2 y/2 */\n__global__ void k() {}");
+    CHECK(r.grid_y == 1 && r.x_mul == 2 && r.x_div == 1 && r.y_mul == 1 && r.y_div == 2);
+    r = launch_rule_of("/* cl1cc-launch: block x/4 */\n");
+    CHECK(r.x_div == 4 && r.x_mul == 1 && r.y_mul == 1 && r.y_div == 1);
+    char text[LAUNCH_RULE_TEXT_MAX];
+    CHECK(strcmp(launch_rule_text(&r, text), "block x/4") == 0);
+    static const char *const bad[] = {
+        "/* cl1cc-launch: block */", "/* cl1cc-launch: block x*1 */",
+        "/* cl1cc-launch: block x*2 x/2 */", "/* cl1cc-launch: block z*2 */",
+        "/* cl1cc-launch: block x*2y/2 */", "/* cl1cc-launch: block x*-2 */",
+        "/* cl1cc-launch: block x*2 y/2*/", "/* cl1cc-launch: block x*2 extra */", NULL};
+    for (int i = 0; bad[i]; i++) {
+        r = launch_rule_of(bad[i]);
+        CHECK(launch_rule_is_none(&r));
+    }
+    e = launch_rule_edits("/* cl1cc-launch: block x*2 y/2 */\n", buf);
+    CHECK(e && strcmp(e, "[{\"block\": \"x*2 y/2\"}]") == 0);
+    CHECK(launch_rule_from_edits(e, &r) && r.x_mul == 2 && r.y_div == 2 && r.grid_y == 1);
+    CHECK(!launch_rule_from_edits("[{\"block\": \"x*2 q\"}]", &r));
+    CHECK(!launch_rule_from_edits("[{\"block\": \"\"}]", &r));
+    CHECK(!launch_rule_from_edits("[{\"block\": \"x*2\"}, {}]", &r));
+    CHECK(edits_grid_y("[{\"block\": \"x/2\"}]") == 1);
+
+    /* a grid-stride rule: the grid's x divided */
+    r = launch_rule_of("/* cl1cc-launch: grid.x /4 */\n");
+    CHECK(r.grid_x_div == 4 && r.grid_y == 1 && r.x_mul == 1);
+    CHECK(strcmp(launch_rule_text(&r, text), "grid.x /4") == 0);
+    e = launch_rule_edits("/* cl1cc-launch: grid.x /16 */\n", buf);
+    CHECK(e && strcmp(e, "[{\"grid_x_div\": 16}]") == 0);
+    CHECK(launch_rule_from_edits(e, &r) && r.grid_x_div == 16);
+    r = launch_rule_of("/* cl1cc-launch: grid.x /1 */");
+    CHECK(launch_rule_is_none(&r));
+    r = launch_rule_of("/* cl1cc-launch: grid.x x4 */");
+    CHECK(launch_rule_is_none(&r));
+    CHECK(!launch_rule_from_edits("[{\"grid_x_div\": 0}]", &r));
 }
 
 int main(void)

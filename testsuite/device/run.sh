@@ -4,10 +4,12 @@
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, tune loop,
-#                      taller grid, patterns; SKIP_PATTERNS=1: not patterns)
+#                      taller grid, reshaped blocks, patterns; SKIP_PATTERNS=1:
+#                      not patterns)
 #   judge              the judge cheat suite alone (gpu_judge.sh)
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
+#   reshaped           the reshaped-block and grid-stride wrapper test alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
 #                      --per-round 3"; a table per order in $OUT/order-*.txt
@@ -32,6 +34,12 @@ taller() {
         "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/taller.log" 2>&1
     status "gpu_taller_grid" "exit $? ($(tail -n 2 "$OUT/taller.log" | head -n 1))"
 }
+# the reshaped-block and grid-stride wrapper test, run
+reshaped() {
+    CL1CC_STUB_DIR=$PWD/build/device/share/cl1cc/clang-stubs sh testsuite/wrapper/reshaped_blocks.sh \
+        "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/reshaped.log" 2>&1
+    status "gpu_reshaped_blocks" "exit $? ($(tail -n 2 "$OUT/reshaped.log" | head -n 1))"
+}
 # atomic_warp, interchange and spread on testsuite/bench/patterns (the gpu_patterns
 # test), with the tune table of what it found
 patterns() {
@@ -51,6 +59,7 @@ tests)
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
     taller
+    reshaped
     [ -n "${SKIP_PATTERNS:-}" ] || patterns
     ;;
 judge)
@@ -77,6 +86,9 @@ tune)
     ;;
 taller)
     taller
+    ;;
+reshaped)
+    reshaped
     ;;
 order)
     for mode in learned random1 random2; do

@@ -19,6 +19,8 @@ struct emu_dim3 {
     unsigned x, y, z;
 };
 static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
+typedef emu_dim3 uint3;
+typedef emu_dim3 dim3;
 /* CUDA's 16-byte vector types, aligned as on the GPU */
 struct alignas(16) float4 {
     float x, y, z, w;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
-# split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce and
-# vec_loads compute what the original kernel computes, element
+# split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce,
+# vec_loads and the block reshapes (block_wide2/4, block_narrow2) compute what the original kernel computes, element
 # for element, on grids of several shapes (block sizes that divide and do
 # not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
 # matrices that regblock's tiles divide and do not), run on the CPU through
@@ -529,8 +529,136 @@ int main()
 }
 CPP
 } >"$tmp/vectors.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/reshape.cu"
+    for combo in block_wide2 block_wide4 block_narrow2; do
+        variant reshape.cu stamp $combo --shape 32,8,1 --grid 8,8,1 | sed "s/stamp_variant(/stamp_$combo(/"
+        variant reshape.cu smooth $combo --shape 32,8,1 --grid 8,8,1 | sed "s/smooth_variant(/smooth_$combo(/"
+    done
+    variant reshape.cu axpy block_wide2 --shape 256,1,1 --grid 8,1,1 | sed "s/axpy_variant(/axpy_block_wide2(/"
+    variant reshape.cu axpy block_narrow2 --shape 256,1,1 --grid 8,1,1 | sed "s/axpy_variant(/axpy_block_narrow2(/"
+    for f in 4 16; do
+        variant reshape.cu axpy grid_stride$f --shape 256,1,1 --grid 32768,1,1 | sed "s/axpy_variant(/axpy_grid_stride$f(/"
+        variant reshape.cu clamp_rows grid_stride$f --shape 256,1,1 --grid 32768,1,1 | sed "s/clamp_rows_variant(/clamp_rows_grid_stride$f(/"
+        variant reshape.cu shift_scale grid_stride$f --shape 256,1,1 --grid 32768,1,1 | sed "s/shift_scale_variant(/shift_scale_grid_stride$f(/"
+        variant reshape.cu stamp grid_stride$f --shape 32,8,1 --grid 1024,64,1 | sed "s/stamp_variant(/stamp_grid_stride$f(/"
+    done
+    cat <<'CPP'
+/* the launch as the rule reshapes it: block times xm / xd along x, ym / yd
+ * along y, the grid the other way */
+static void reshape(emu_dim3 &grid, emu_dim3 &block, unsigned xm, unsigned xd, unsigned ym, unsigned yd)
+{
+    grid.x = grid.x / xm * xd, grid.y = grid.y / ym * yd;
+    block.x = block.x / xd * xm, block.y = block.y / yd * ym;
+}
+typedef void (*stamp_fn)(unsigned *, int);
+typedef void (*smooth_fn)(const float *, float *);
+static int check2d(const char *name, stamp_fn st, smooth_fn sm, emu_dim3 grid, emu_dim3 block,
+                   unsigned xm, unsigned xd, unsigned ym, unsigned yd)
+{
+    emu_dim3 g2 = grid, b2 = block;
+    reshape(g2, b2, xm, xd, ym, yd);
+    int n = (int)std::min(grid.x * block.x, grid.y * block.y) - 3;
+    size_t cells = (size_t)grid.x * block.x * grid.y * block.y;
+    unsigned *o0 = new unsigned[cells], *o1 = new unsigned[cells];
+    memset(o0, 0, cells * sizeof *o0), memset(o1, 0, cells * sizeof *o1);
+    emu_launch(grid, block, [&] { stamp(o0, n); });
+    emu_launch(g2, b2, [&] { st(o1, n); });
+    char what[128];
+    snprintf(what, sizeof what, "stamp %s, %ux%u blocks of %ux%u", name, grid.x, grid.y, block.x, block.y);
+    int bad = emu_same(what, o0, o1, cells * sizeof *o0);
+    size_t m = (size_t)NI * NJ;
+    float *a = new float[m], *b0 = new float[m], *b1 = new float[m];
+    emu_fill(a, m, 8), emu_fill(b0, m, 9), emu_fill(b1, m, 9);
+    emu_launch(grid, block, [&] { smooth(a, b0); });
+    emu_launch(g2, b2, [&] { sm(a, b1); });
+    snprintf(what, sizeof what, "smooth %s, %ux%u blocks of %ux%u", name, grid.x, grid.y, block.x, block.y);
+    bad |= emu_same(what, b0, b1, m * sizeof *b0);
+    delete[] o0, delete[] o1, delete[] a, delete[] b0, delete[] b1;
+    return bad;
+}
+static int check1d(const char *name, void (*fn)(int, float, const float *, float *), unsigned blocks,
+                   unsigned threads, unsigned xm, unsigned xd)
+{
+    int n = (int)(blocks * threads) - 37;
+    float *x = new float[n], *y0 = new float[n], *y1 = new float[n];
+    emu_fill(x, n, 10), emu_fill(y0, n, 11), emu_fill(y1, n, 11);
+    emu_dim3 grid = {blocks, 1, 1}, block = {threads, 1, 1}, g2 = grid, b2 = block;
+    reshape(g2, b2, xm, xd, 1, 1);
+    emu_launch(grid, block, [&] { axpy(n, 1.5f, x, y0); });
+    emu_launch(g2, b2, [&] { fn(n, 1.5f, x, y1); });
+    char what[96];
+    snprintf(what, sizeof what, "axpy %s, %u blocks of %u", name, blocks, threads);
+    int bad = emu_same(what, y0, y1, n * sizeof *y0);
+    delete[] x, delete[] y0, delete[] y1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    /* grids whose x is a multiple of 4 and y of 2, blocks whose y is a multiple of 4 and x of 16 */
+    const emu_dim3 grids[] = {{4, 2, 1}, {8, 26, 1}, {12, 4, 1}, {4, 40, 1}};
+    const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}, {64, 4, 1}, {32, 4, 2}};
+    for (const emu_dim3 &g : grids)
+        for (const emu_dim3 &b : blocks) {
+            bad |= check2d("block_wide2", stamp_block_wide2, smooth_block_wide2, g, b, 2, 1, 1, 2);
+            bad |= check2d("block_wide4", stamp_block_wide4, smooth_block_wide4, g, b, 4, 1, 1, 4);
+            bad |= check2d("block_narrow2", stamp_block_narrow2, smooth_block_narrow2, g, b, 1, 2, 2, 1);
+            runs += 6;
+        }
+    const unsigned counts[] = {2, 8, 30};
+    for (unsigned c : counts) {
+        bad |= check1d("block_wide2", axpy_block_wide2, c, 256, 2, 1);
+        bad |= check1d("block_narrow2", axpy_block_narrow2, c, 256, 1, 2);
+        bad |= check1d("block_narrow2", axpy_block_narrow2, c, 64, 1, 2);
+        runs += 3;
+    }
+    /* grid-stride loops: grids of F, 2F and 5F blocks (and 2-D ones) */
+    struct { unsigned f; void (*axpy_fn)(int, float, const float *, float *); void (*clamp_fn)(int, int, float *, float);
+             void (*shift_fn)(float *, int); stamp_fn stamp_f; } strides[] = {
+        {4, axpy_grid_stride4, clamp_rows_grid_stride4, shift_scale_grid_stride4, stamp_grid_stride4},
+        {16, axpy_grid_stride16, clamp_rows_grid_stride16, shift_scale_grid_stride16, stamp_grid_stride16}};
+    for (auto &s : strides)
+        for (unsigned mult : {1u, 2u, 5u}) {
+            unsigned blocks = s.f * mult, threads = 64;
+            char what[96];
+            emu_dim3 grid = {blocks, 1, 1}, block = {threads, 1, 1}, g2 = {blocks / s.f, 1, 1};
+            int n = (int)(blocks * threads) - 21, m = 7;
+            float *x = new float[n], *y0 = new float[n], *y1 = new float[n];
+            float *r0 = new float[(size_t)n * m], *r1 = new float[(size_t)n * m];
+            emu_fill(x, n, 12), emu_fill(y0, n, 13), emu_fill(y1, n, 13);
+            emu_fill(r0, (size_t)n * m, 14), emu_fill(r1, (size_t)n * m, 14);
+            emu_launch(grid, block, [&] { axpy(n, 0.5f, x, y0); });
+            emu_launch(g2, block, [&] { s.axpy_fn(n, 0.5f, x, y1); });
+            snprintf(what, sizeof what, "axpy grid_stride%u, %u blocks", s.f, blocks);
+            bad |= emu_same(what, y0, y1, n * sizeof *y0);
+            emu_launch(grid, block, [&] { clamp_rows(n, m, r0, 1.2f); });
+            emu_launch(g2, block, [&] { s.clamp_fn(n, m, r1, 1.2f); });
+            snprintf(what, sizeof what, "clamp_rows grid_stride%u, %u blocks", s.f, blocks);
+            bad |= emu_same(what, r0, r1, (size_t)n * m * sizeof *r0);
+            emu_launch(grid, block, [&] { shift_scale(y0, n); });
+            emu_launch(g2, block, [&] { s.shift_fn(y1, n); });
+            snprintf(what, sizeof what, "shift_scale grid_stride%u, %u blocks", s.f, blocks);
+            bad |= emu_same(what, y0, y1, n * sizeof *y0);
+            emu_dim3 sg = {blocks, 3, 1}, sb = {16, 4, 1}, sg2 = {blocks / s.f, 3, 1};
+            size_t cells = (size_t)sg.x * sb.x * sg.y * sb.y;
+            unsigned *o0 = new unsigned[cells](), *o1 = new unsigned[cells]();
+            int sn = (int)std::min(sg.x * sb.x, sg.y * sb.y) - 1;
+            emu_launch(sg, sb, [&] { stamp(o0, sn); });
+            emu_launch(sg2, sb, [&] { s.stamp_f(o1, sn); });
+            snprintf(what, sizeof what, "stamp grid_stride%u, %ux3 blocks", s.f, blocks);
+            bad |= emu_same(what, o0, o1, cells * sizeof *o0);
+            delete[] x, delete[] y0, delete[] y1, delete[] r0, delete[] r1, delete[] o0, delete[] o1;
+            runs += 4;
+        }
+    printf("block reshapes, grid-stride loops: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/reshape.cpp"
 fail=0
-for t in spread interchange split regblock columns rows vectors; do
+for t in spread interchange split regblock columns rows vectors reshape; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

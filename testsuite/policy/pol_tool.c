@@ -4,7 +4,7 @@
  * --propose prints the labels the search would propose first.  For the
  * policy's fixture tests.
  *   pol_tool FILE KERNEL COMBINATION [--block N] [--shape X,Y,Z] [--distinct] [--fast-math]
- *            [--flat-grid]
+ *            [--flat-grid] [--grid X,Y,Z]
  *            [--whole-file] [-I.. -D..]   (the file with the kernel replaced)
  *   pol_tool FILE KERNEL --propose [--block N] [--distinct] [--chooser F]
  */
@@ -34,6 +34,12 @@ int main(int argc, char **argv)
             if (sscanf(argv[++i], "%d,%d,%d", &facts.block[0], &facts.block[1], &facts.block[2]) != 3)
                 return 2;
             facts.block_threads = facts.block[0] * facts.block[1] * facts.block[2];
+        } else if (strcmp(argv[i], "--grid") == 0 && i + 1 < argc) {
+            unsigned *g = facts.grid_gcd;
+            if (sscanf(argv[++i], "%u,%u,%u", &g[0], &g[1], &g[2]) != 3)
+                return 2;
+            memcpy(facts.grid_max, facts.grid_gcd, sizeof facts.grid_max);
+            facts.flat_grid = g[1] == 1 && g[2] == 1;
         } else if (strcmp(argv[i], "--flat-grid") == 0)
             facts.flat_grid = 1;
         else if (strcmp(argv[i], "--distinct") == 0)

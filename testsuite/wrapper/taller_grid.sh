@@ -125,7 +125,7 @@ fi
 CL1CC_DB="$work/early.db" "$db_put" early.cu row_dot variant.cu 20 --launch-edits '[{"grid_y": 32}]' -- $flags ||
     { echo "FAIL: db_put"; exit 1; }
 CL1CC_DB="$work/early.db" CL1CC_VERBOSE=1 "$cl1cc" $flags -c -o early.o early.cu 2>early.err
-if [ $? -eq 0 ] && grep -q "needs a taller grid: not spliced (no launch site after the definition" early.err; then
+if [ $? -eq 0 ] && grep -q "needs another launch configuration: not spliced (no launch site after the definition" early.err; then
     echo "ok: no editable launch site: not spliced"
 else
     echo "FAIL: early launch"; cat early.err; fail=1

@@ -1,1 +1,1 @@
-refused: something else tells the threads apart (threadIdx)
+refused: something else tells the threads apart (__shared__)

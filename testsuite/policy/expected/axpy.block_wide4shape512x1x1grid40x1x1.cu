@@ -1,0 +1,1 @@
+refused: blocks of more than 1024 threads

@@ -1,0 +1,1 @@
+refused: a captured grid's x is not a multiple of the factor

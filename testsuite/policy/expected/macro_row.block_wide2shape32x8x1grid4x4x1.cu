@@ -1,0 +1,1 @@
+refused: the macro MY_ROW names the thread's coordinates

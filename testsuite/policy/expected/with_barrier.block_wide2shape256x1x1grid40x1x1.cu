@@ -1,0 +1,1 @@
+refused: a barrier: the block's threads work together
