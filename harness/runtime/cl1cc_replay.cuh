@@ -216,17 +216,26 @@ static inline flusher make_flusher(void)
  * whole-device synchronize (work moved to another stream still counts).
  * A long kernel needs fewer: after a warm-up of over LONG_LAUNCH_MS the
  * timed runs start, and they end once 3 of them add up to TIMED_BUDGET_MS
- * (a 1-second kernel: 1 warm-up and 3 timed runs a round, not 3 and 20) */
+ * (a 1-second kernel: 1 warm-up and 3 timed runs a round, not 3 and 20).
+ * With give_up_ms > 0, a kernel whose first two timed runs both take
+ * longer stops there (a variant clearly slower than a long original: two
+ * samples still tell it is slower, beyond the noise) */
 #define CL1CC_LONG_LAUNCH_MS 100.0f
 #define CL1CC_TIMED_BUDGET_MS 1000.0
-static inline void time_kernel(replay_state *s, const void *kernel, const launch_shape &shape,
-                               int timed_runs, const flusher &fl, FILE *t)
+struct timed_summary {
+    double total_ms; /* the timed runs' sum */
+    float max_ms;
+    int gave_up;
+};
+static inline timed_summary time_kernel(replay_state *s, const void *kernel, const launch_shape &shape,
+                                        int timed_runs, const flusher &fl, FILE *t, float give_up_ms)
 {
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
     check(cudaEventCreate(&stop), "cudaEventCreate");
     const int warmup = 3;
-    double timed_ms = 0;
+    timed_summary sum = {0, 0, 0};
+    float fastest = 0;
     for (int r = -warmup; r < timed_runs; r++) {
         reset_inputs(s);
         check(cudaMemset(fl.buf, r & 0xff, fl.size), "flush");
@@ -241,13 +250,20 @@ static inline void time_kernel(replay_state *s, const void *kernel, const launch
             r = -1; /* warm enough: the timed runs come next */
         if (r >= 0) {
             fprintf(t, "%.6f\n", ms);
-            timed_ms += ms;
-            if (r >= 2 && timed_ms >= CL1CC_TIMED_BUDGET_MS)
+            sum.total_ms += ms;
+            sum.max_ms = ms > sum.max_ms ? ms : sum.max_ms;
+            fastest = r == 0 || ms < fastest ? ms : fastest;
+            if (r == 1 && give_up_ms > 0 && fastest > give_up_ms) {
+                sum.gave_up = 1;
+                break;
+            }
+            if (r >= 2 && sum.total_ms >= CL1CC_TIMED_BUDGET_MS)
                 break;
         }
     }
     check(cudaEventDestroy(start), "cudaEventDestroy");
     check(cudaEventDestroy(stop), "cudaEventDestroy");
+    return sum;
 }
 
 /* the captured launch as kernel `which` asks for it (core/launch_rule.h):
@@ -318,8 +334,13 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
         }
         return 0;
     }
+    /* Rounds average out drift for short kernels.  A round in which every
+     * kernel got a second of timed launches (or gave up as clearly slower
+     * than a long original, index 0) is enough: no more rounds after it */
     flusher fl = make_flusher();
+    float give_up_ms = 0;
     for (int round = 0; round < rounds; round++) {
+        int enough = 1;
         for (int j = 0; j < n; j++) {
             int i = round % 2 ? n - 1 - j : j;
             snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
@@ -327,12 +348,19 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
             FILE *t = fopen(path, round ? "a" : "w");
             if (!t)
                 die(2, path, strerror(errno));
-            time_kernel(&s, kernels[list[i]], shape_for(s.c, rules, list[i]), timed_runs, fl, t);
+            timed_summary sum = time_kernel(&s, kernels[list[i]], shape_for(s.c, rules, list[i]), timed_runs,
+                                            fl, t, list[i] == 0 ? 0 : give_up_ms);
             if (fclose(t) != 0)
                 die(2, path, "cannot write");
-            if (round == rounds - 1) /* as its last timed run left them */
+            if (round == 0 && list[i] == 0 && sum.max_ms > CL1CC_LONG_LAUNCH_MS)
+                give_up_ms = 1.5f * sum.max_ms;
+            int done = sum.gave_up || sum.total_ms >= CL1CC_TIMED_BUDGET_MS;
+            enough &= done;
+            if (round == rounds - 1 || done) /* as its last timed run left them */
                 write_outputs(&s, dir);
         }
+        if (enough)
+            break;
     }
     for (int i = 0; i < n; i++) {
         snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
@@ -368,7 +396,7 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
         FILE *t = fopen(path, "w");
         if (!t)
             die(2, path, strerror(errno));
-        time_kernel(&s, kernel, l, timed_runs, fl, t);
+        time_kernel(&s, kernel, l, timed_runs, fl, t, 0);
         if (fclose(t) != 0)
             die(2, path, "cannot write");
         /* the outputs of the last timed run replace the first: a kernel that
