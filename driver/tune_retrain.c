@@ -2,8 +2,8 @@
  * tune_retrain.c: `cl1cc tune --retrain [--chooser FILE]`: learns the
  * chooser afresh from every kernel in the tuning database (its features and
  * every variant measured for it, failed ones counting as no speedup) and
- * writes the model.  testsuite/bench/retrain_prior.sh makes the shipped
- * prior this way.
+ * writes the model.  The shipped prior can be remade this way from merged
+ * device runs (testsuite/bench/merge_tuning_dbs.py, docs/TUNING.md).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
