@@ -32,6 +32,18 @@
 
 static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
 
+/* 8 blocks for each SM of a 132-SM GPU (H100, H200): a launch change that
+ * leaves fewer blocks can only take parallelism away (measured: the
+ * correlation kernel's 8 blocks of 256 as 4 of 512 ran at 0.55x) */
+enum { MIN_BLOCKS = 1056 };
+
+/* the blocks of the largest captured grid made divide times narrower */
+static unsigned long long blocks_after(const pol_facts *f, int divide)
+{
+    return (unsigned long long)f->grid_max[0] / (unsigned)divide * (f->grid_max[1] ? f->grid_max[1] : 1) *
+           (f->grid_max[2] ? f->grid_max[2] : 1);
+}
+
 /* the rule for factor on the captured launches: NULL, or why not */
 static const char *choose_rule(const pol_facts *f, int factor, launch_rule *r)
 {
@@ -51,6 +63,8 @@ static const char *choose_rule(const pol_facts *f, int factor, launch_rule *r)
             return "the block's y is not a multiple of the factor";
         if (two_d && f->grid_max[1] * (unsigned)n > 65535u)
             return "a grid too tall";
+        if (!two_d && blocks_after(f, n) < MIN_BLOCKS)
+            return "the grid of larger blocks would have fewer than 1056 blocks (8 an SM)";
         if (two_d)
             r->y_div = n;
     } else {
@@ -268,8 +282,7 @@ int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_fact
         *why = "a captured grid's x is not a multiple of the factor";
         return 1;
     }
-    /* 8 blocks for each SM of a 132-SM GPU (H100, H200) still */
-    if ((unsigned long long)f->grid_max[0] / (unsigned)factor * f->grid_max[1] * (f->grid_max[2] ? f->grid_max[2] : 1) < 1056) {
+    if (blocks_after(f, factor) < MIN_BLOCKS) {
         *why = "the narrower grid would have fewer than 1056 blocks (8 an SM)";
         return 1;
     }

@@ -536,7 +536,7 @@ CPP
         variant reshape.cu stamp $combo --shape 32,8,1 --grid 8,8,1 | sed "s/stamp_variant(/stamp_$combo(/"
         variant reshape.cu smooth $combo --shape 32,8,1 --grid 8,8,1 | sed "s/smooth_variant(/smooth_$combo(/"
     done
-    variant reshape.cu axpy block_wide2 --shape 256,1,1 --grid 8,1,1 | sed "s/axpy_variant(/axpy_block_wide2(/"
+    variant reshape.cu axpy block_wide2 --shape 256,1,1 --grid 4096,1,1 | sed "s/axpy_variant(/axpy_block_wide2(/"
     variant reshape.cu axpy block_narrow2 --shape 256,1,1 --grid 8,1,1 | sed "s/axpy_variant(/axpy_block_narrow2(/"
     for f in 4 16; do
         variant reshape.cu axpy grid_stride$f --shape 256,1,1 --grid 32768,1,1 | sed "s/axpy_variant(/axpy_grid_stride$f(/"
