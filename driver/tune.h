@@ -86,6 +86,7 @@ typedef struct tune_kernel {
     const char *context;
     const char *launches;
     pol_facts facts;
+    double captured_ms; /* the longest captured launch's wall time (0: unknown) */
     double features[POL_NFEATURES];
     VEC(pol_sample) history;
     int done;

@@ -33,6 +33,9 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
             continue;
         } else if (sscanf(line, "grid %u %u %u", &c->grid[0], &c->grid[1], &c->grid[2]) == 3) {
             continue;
+        } else if (sscanf(line, "launch_ms %lf", &c->launch_ms) == 1) {
+            if (!(c->launch_ms >= 0))
+                c->launch_ms = 0;
         } else if (sscanf(line, "alloc %d %zu", &a, &n) == 2 && a >= 0 && a < HN_MAX_ARGS) {
             c->alloc_size[a] = n;
             if (a + 1 > c->nallocs)

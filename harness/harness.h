@@ -124,6 +124,8 @@ typedef struct hn_capture {
                                    into one allocation */
     unsigned block[3];          /* the launch's block dimensions */
     unsigned grid[3];           /* and its grid's */
+    double launch_ms;           /* the launch's wall time when captured, to
+                                   its synchronize (0: not recorded) */
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);

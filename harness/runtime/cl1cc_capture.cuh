@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 namespace cl1cc_capture {
 
@@ -94,6 +95,7 @@ struct launch {
     int nallocs;
     int arg_alloc[max_args];
     unsigned long long arg_offset[max_args];
+    struct timespec started; /* when the inputs were saved, just before the launch */
 
     /* tag: the TU's folder under the capture root, one per source file */
     launch(const char *tag, const char *name, int index, dim3 g, dim3 b, size_t s,
@@ -188,6 +190,7 @@ struct launch {
         }
         if (save_allocs("in") != 0)
             active = 0;
+        clock_gettime(CLOCK_MONOTONIC, &started);
     }
 
     void after()
@@ -195,10 +198,16 @@ struct launch {
         if (!active)
             return;
         cudaError_t e = cudaDeviceSynchronize();
+        struct timespec ended;
+        clock_gettime(CLOCK_MONOTONIC, &ended);
         if (e != cudaSuccess) {
             fail("the captured launch failed", cudaGetErrorString(e));
             return; /* no meta file: the capture is incomplete and ignored */
         }
+        /* the launch's wall time to its synchronize: how long the kernel
+         * runs, roughly (the tuner judges long kernels in smaller rounds) */
+        double launch_ms = (double)(ended.tv_sec - started.tv_sec) * 1e3 +
+                           (double)(ended.tv_nsec - started.tv_nsec) / 1e6;
         if (save_allocs("out") != 0)
             return;
         char path[4200];
@@ -211,6 +220,7 @@ struct launch {
         fprintf(f, "cl1cc-capture 1\nkernel %s\nindex %d\n", kernel, kernel_index);
         fprintf(f, "grid %u %u %u\nblock %u %u %u\nshmem %zu\n", grid.x, grid.y, grid.z,
                 block.x, block.y, block.z, shmem);
+        fprintf(f, "launch_ms %.3f\n", launch_ms);
         fprintf(f, "allocs %d\n", nallocs);
         for (int a = 0; a < nallocs; a++)
             fprintf(f, "alloc %d %zu\n", a, alloc_size[a]);

@@ -39,5 +39,16 @@ print("ok: JSON summary")
 PY
 # the catalogue's variants of row_sums all compile
 grep -q "(0 did not compile)" out.txt || { echo "FAIL: some variant did not compile"; fail=1; }
+# a long kernel (its captured launch took 250 ms) gets a first round of 3
+rm -rf cap && fake_capture "$work/row_sums.cu" "$work/cap" 250.0
+"$cl1cc" tune --captures cap --json long.json row_sums.cu -- -O3 >long.txt 2>long.err ||
+    { echo "FAIL: tune on a long kernel"; cat long.err; fail=1; }
+python3 - out.json long.json <<'PY' || fail=1
+import json, sys
+short, long_ = ({k["kernel"]: k for k in json.load(open(p))["kernels"]}["row_sums"] for p in sys.argv[1:])
+assert short["variants_tried"] > 3, short
+assert long_["variants_tried"] == 3, long_
+print("ok: a long kernel's first round is 3 proposals (%d for a short one)" % short["variants_tried"])
+PY
 [ $fail -eq 0 ] && echo "ok: without a GPU tune builds the first round and says what it skipped"
 exit $fail
