@@ -1,8 +1,9 @@
 #!/bin/sh
 # proposals_compile.sh POL_TOOL DIR [NVCC-FLAGS...]: every single transform
 # the built-in policy would propose for every __global__ kernel of the .cu
-# files under DIR (one-dimensional blocks of 256 on a flat grid, and blocks
-# of 32x8), put into its file and compiled with nvcc -c; prints a table of
+# files under DIR (one-dimensional blocks of 256 on a flat grid of 32768,
+# and blocks of 32x8 on a 256x128 grid: every launch transform applies), put
+# into its file and compiled with nvcc -c; prints a table of
 # kernels, transforms proposed, and builds that failed (with the first
 # error).  A development check over a corpus such as PolyBench-ACC: the
 # harness discards a variant that does not build, but each one costs an
@@ -20,7 +21,7 @@ printf '%-48s %-10s %8s %s\n' "file:kernel" "shape" "proposed" "failed"
 for f in $(find "$dir" -name '*.cu' | sort); do
     for k in $(sed -n 's/.*__global__[^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\) *(.*/\1/p' "$f" | sort -u); do
         kernels=$((kernels + 1))
-        for shape in "256,1,1 --grid 64,1,1" "32,8,1 --grid 64,64,1"; do
+        for shape in "256,1,1 --grid 32768,1,1" "32,8,1 --grid 256,128,1"; do
             labels=$("$pol_tool" "$f" "$k" --propose --distinct --shape $shape "$@" 2>/dev/null)
             n=0 bad=""
             for l in $labels; do
