@@ -96,7 +96,7 @@ static int builtin_at(const char *text, size_t begin, size_t at)
             p--;
         if (p > begin && (text[p - 1] == '.' || (text[p - 1] == '>' && p - 1 > begin && text[p - 2] == '-')))
             return -1;
-        if (p > begin && text[p - 1] == ':')
+        if (p > begin + 1 && text[p - 1] == ':' && text[p - 2] == ':')
             return -2;
         return b;
     }

@@ -8,7 +8,7 @@ __global__ void stamp(unsigned *out, int n)
     const dim3 cl1cc_gridDim = {gridDim.x * 2u, gridDim.y / 2u, gridDim.z};
     unsigned x = cl1cc_blockIdx.x * cl1cc_blockDim.x + cl1cc_threadIdx.x;
     unsigned y = cl1cc_blockIdx.y * cl1cc_blockDim.y + cl1cc_threadIdx.y;
-    unsigned width = cl1cc_gridDim.x * cl1cc_blockDim.x; /* threadIdx.x's row */
+    unsigned width = n < 0 ? 0u : cl1cc_gridDim.x * cl1cc_blockDim.x; /* threadIdx.x's row */
     if (x < (unsigned)n && y < (unsigned)n)
         out[y * width + x] = (cl1cc_blockIdx.x * 7u + cl1cc_blockIdx.y) * 1000u + cl1cc_threadIdx.y * cl1cc_blockDim.x +
                              cl1cc_threadIdx.x + (cl1cc_gridDim.y << 20);

@@ -1,0 +1,1 @@
+refused: a builtin named with its scope (::threadIdx)
