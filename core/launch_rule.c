@@ -81,11 +81,6 @@ launch_rule launch_rule_of(const char *source)
     return r;
 }
 
-int launch_rule_grid_y(const char *source)
-{
-    return launch_rule_of(source).grid_y;
-}
-
 static void put_term(char *buf, size_t size, char dim, int mul, int div)
 {
     size_t used = strlen(buf);

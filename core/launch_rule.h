@@ -28,7 +28,6 @@
 #define CL1_LAUNCH_RULE_H
 
 #define CL1_LAUNCH_MARKER "/* cl1cc-launch: "
-#define CL1_GRID_Y_MARKER "/* cl1cc-launch: grid.y x"
 
 typedef struct launch_rule {
     int grid_y;       /* grid.y times this, the block as it is (1: no) */
@@ -43,8 +42,6 @@ int launch_rule_is_none(const launch_rule *r);
 /* the rule of the variant's first line; launch_rule_none() when it has none
  * (or a bad one) */
 launch_rule launch_rule_of(const char *source);
-/* F of the variant's first line (a grid.y rule), or 1 */
-int launch_rule_grid_y(const char *source);
 
 enum { LAUNCH_RULE_TEXT_MAX = 64, LAUNCH_RULE_EDITS_MAX = 64 };
 /* "grid.y x32", "grid.x /4" or "block x*2 y/2" into buf ("" for none) */

@@ -48,18 +48,14 @@ static const char *site_launch(const launch_site *s, const char *text, const lau
     /* dim3(g), not helpers: a helper defined beside a kernel in a
      * namespace would not be seen from a launch outside it */
     const char *g = arena_printf(a, "dim3(%s)", s->grid.text);
-    if (r->grid_y > 1) {
-        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
-                                        text + s->grid.range.end);
+    const char *after_grid = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
+                                          text + s->grid.range.end);
+    if (r->grid_y > 1)
         return arena_printf(a, "(%s.y == 1 && %s.z == 1 ? %s<<<dim3(%s.x, %s.y * %du, %s.z)%s : %s)",
-                            g, g, callee, g, g, r->grid_y, g, rest, site);
-    }
-    if (r->grid_x_div > 1) {
-        const char *rest = arena_printf(a, "%.*s", (int)(s->range.end - s->grid.range.end),
-                                        text + s->grid.range.end);
+                            g, g, callee, g, g, r->grid_y, g, after_grid, site);
+    if (r->grid_x_div > 1)
         return arena_printf(a, "(%s.x %% %du == 0 ? %s<<<dim3(%s.x / %du, %s.y, %s.z)%s : %s)", g,
-                            r->grid_x_div, callee, g, r->grid_x_div, g, g, rest, site);
-    }
+                            r->grid_x_div, callee, g, r->grid_x_div, g, g, after_grid, site);
     if (!s->block.text || !repeatable(s->block.text) || s->block.range.end > s->range.end ||
         s->block.range.begin < s->grid.range.end)
         return NULL;

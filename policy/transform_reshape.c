@@ -44,6 +44,16 @@ static unsigned long long blocks_after(const pol_facts *f, int divide)
            (f->grid_max[2] ? f->grid_max[2] : 1);
 }
 
+/* the captured grids are known and their x a multiple of n: NULL, or why not */
+static const char *grid_x_divides(const pol_facts *f, int n)
+{
+    if (!f->grid_gcd[0] || !f->grid_max[0])
+        return "the captured grids are not known";
+    if (f->grid_gcd[0] % (unsigned)n)
+        return "a captured grid's x is not a multiple of the factor";
+    return NULL;
+}
+
 /* the rule for factor on the captured launches: NULL, or why not */
 static const char *choose_rule(const pol_facts *f, int factor, launch_rule *r)
 {
@@ -51,12 +61,11 @@ static const char *choose_rule(const pol_facts *f, int factor, launch_rule *r)
     *r = launch_rule_none();
     if (f->block[0] <= 0)
         return "the captured launches do not agree on one block shape";
-    if (!f->grid_gcd[0] || !f->grid_max[0])
-        return "the captured grids are not known";
     if (factor > 0) {
         r->x_mul = n;
-        if (f->grid_gcd[0] % (unsigned)n)
-            return "a captured grid's x is not a multiple of the factor";
+        const char *why = grid_x_divides(f, n);
+        if (why)
+            return why;
         if (!two_d && f->block[0] * n > 1024)
             return "blocks of more than 1024 threads";
         if (two_d && f->block[1] % n)
@@ -69,6 +78,9 @@ static const char *choose_rule(const pol_facts *f, int factor, launch_rule *r)
             r->y_div = n;
     } else {
         r->x_div = n;
+        const char *why = grid_x_divides(f, 1);
+        if (why)
+            return why;
         if (f->block[0] % n || f->block[0] / n < (two_d ? 8 : 32))
             return "the block's x does not split into that many parts of 8 (1-D: 32) threads";
         if ((unsigned long long)f->grid_max[0] * (unsigned)n > 0x7fffffffull)
@@ -274,14 +286,8 @@ int pol_transform_reshape(const tu_model *m, const kernel *k, const pol_facts *f
 int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
                               arena *a, pol_edit_vec *out, const char **why)
 {
-    if (!f->grid_gcd[0] || !f->grid_max[0]) {
-        *why = "the captured grids are not known";
+    if ((*why = grid_x_divides(f, factor)) != NULL)
         return 1;
-    }
-    if (f->grid_gcd[0] % (unsigned)factor) {
-        *why = "a captured grid's x is not a multiple of the factor";
-        return 1;
-    }
     if (blocks_after(f, factor) < MIN_BLOCKS) {
         *why = "the narrower grid would have fewer than 1056 blocks (8 an SM)";
         return 1;

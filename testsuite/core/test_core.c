@@ -111,15 +111,15 @@ static int edits_grid_y(const char *edits)
 
 static void test_launch_rule(void)
 {
-    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32 */\n__global__ void k() {}") == 32);
-    CHECK(launch_rule_grid_y("__global__ void k() {}") == 1);
-    CHECK(launch_rule_grid_y(NULL) == 1);
+    CHECK(launch_rule_of("/* cl1cc-launch: grid.y x32 */\n__global__ void k() {}").grid_y == 32);
+    CHECK(launch_rule_of("__global__ void k() {}").grid_y == 1);
+    CHECK(launch_rule_of(NULL).grid_y == 1);
     /* a marker anywhere but the first line, or a bad factor, is none */
-    CHECK(launch_rule_grid_y(" /* cl1cc-launch: grid.y x32 */") == 1);
-    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x1 */") == 1);
-    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x99999 */") == 1);
-    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32*/") == 1);
-    CHECK(launch_rule_grid_y("/* cl1cc-launch: grid.y x32\n */") == 1);
+    CHECK(launch_rule_of(" /* cl1cc-launch: grid.y x32 */").grid_y == 1);
+    CHECK(launch_rule_of("/* cl1cc-launch: grid.y x1 */").grid_y == 1);
+    CHECK(launch_rule_of("/* cl1cc-launch: grid.y x99999 */").grid_y == 1);
+    CHECK(launch_rule_of("/* cl1cc-launch: grid.y x32*/").grid_y == 1);
+    CHECK(launch_rule_of("/* cl1cc-launch: grid.y x32\n */").grid_y == 1);
     char buf[LAUNCH_RULE_EDITS_MAX];
     const char *e = launch_rule_edits("/* cl1cc-launch: grid.y x32 */\n", buf);
     CHECK(e && strcmp(e, "[{\"grid_y\": 32}]") == 0);
