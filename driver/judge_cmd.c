@@ -180,6 +180,8 @@ static int write_json(const char *path, const hn_judge_options *o, const hn_judg
     cJSON_AddBoolToObject(root, "ran_on_gpu", r->ran_on_gpu);
     cJSON_AddNumberToObject(root, "captures", (double)n_captures);
     cJSON_AddNumberToObject(root, "build_seconds", r->build_seconds);
+    cJSON_AddNumberToObject(root, "check_seconds", r->check_seconds);
+    cJSON_AddNumberToObject(root, "timing_seconds", r->timing_seconds);
     cJSON_AddNumberToObject(root, "total_seconds", r->total_seconds);
     cJSON_AddItemToObject(root, "original", timing_json(&r->original));
     cJSON *vs = cJSON_AddArrayToObject(root, "variants");
@@ -359,9 +361,10 @@ int cmd_judge(int argc, char **argv)
         free(r);
         goto out;
     }
-    printf("kernel %s on %s (%s): %zu captured launch(es), build %.1f s, total %.1f s\n",
+    printf("kernel %s on %s (%s): %zu captured launch(es), build %.1f s, checks %.1f s, "
+           "timing %.1f s, total %.1f s\n",
            k->qualified_name, r->ran_on_gpu ? r->gpu_name : "no GPU", r->arch, caps.len,
-           r->build_seconds, r->total_seconds);
+           r->build_seconds, r->check_seconds, r->timing_seconds, r->total_seconds);
     if (r->ran_on_gpu)
         printf("original: median %.4f ms (p25 %.4f, p75 %.4f, %zu runs)\n", r->original.median_ms,
                r->original.p25_ms, r->original.p75_ms, r->original.runs);

@@ -44,6 +44,7 @@ void tune_options_free(tune_options *o);
 typedef struct tune_report_row {
     const char *file, *kernel, *key, *status, *detail, *best_label;
     double baseline_ms, best_ms, speedup, spread_ms, seconds;
+    double judge_phase_s[3]; /* the judge's build, checks and timing, summed */
     int tried, passed;
     const double *progress_t, *progress_best; /* when each better variant came */
     size_t n_progress;
@@ -96,6 +97,7 @@ typedef struct tune_kernel {
     const char *best_label;
     int tried, passed, rounds, build_errors;
     double seconds;
+    double judge_phase_s[3]; /* build, checks, timing: where the judges' time went */
     VEC(double) progress_t;   /* seconds of tuning when a better one was found */
     VEC(double) progress_best;
     char key[65];

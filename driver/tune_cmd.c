@@ -601,6 +601,7 @@ int cmd_tune(int argc, char **argv)
         r->tried = tk->tried;
         r->passed = tk->passed;
         r->seconds = tk->seconds;
+        memcpy(r->judge_phase_s, tk->judge_phase_s, sizeof r->judge_phase_s);
         r->progress_t = tk->progress_t.items;
         r->progress_best = tk->progress_best.items;
         r->n_progress = tk->progress_t.len;

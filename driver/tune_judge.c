@@ -239,6 +239,11 @@ int tune_finish_job(tune_run *run, round_job *rj, const pool_job *pj, arena *a)
         snprintf(tk->detail, sizeof tk->detail, "%s: not JSON", rj->json_path);
         return -1;
     }
+    static const char *const phases[3] = {"build_seconds", "check_seconds", "timing_seconds"};
+    for (int p = 0; p < 3; p++) {
+        double s = json_number(root, phases[p]);
+        tk->judge_phase_s[p] += isfinite(s) ? s : 0;
+    }
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "ran_on_gpu");
     run->ran_on_gpu = cJSON_IsTrue(gpu);
     tk->build_errors = 0;

@@ -90,6 +90,10 @@ int tune_report_write_json(const tune_report *r, const char *path, strbuf *err)
         cJSON_AddNumberToObject(k, "variants_tried", w->tried);
         cJSON_AddNumberToObject(k, "variants_passed", w->passed);
         cJSON_AddNumberToObject(k, "tune_seconds", w->seconds);
+        cJSON *phases = cJSON_AddObjectToObject(k, "judge_seconds");
+        static const char *const names[3] = {"build", "checks", "timing"};
+        for (int p = 0; p < 3; p++)
+            cJSON_AddNumberToObject(phases, names[p], round(w->judge_phase_s[p] * 100) / 100);
         cJSON_AddStringToObject(k, "detail", w->detail ? w->detail : "");
         cJSON *prog = cJSON_AddArrayToObject(k, "progress");
         for (size_t p = 0; p < w->n_progress; p++) {

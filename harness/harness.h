@@ -206,7 +206,9 @@ typedef struct hn_judge_result {
     hn_timing original;
     hn_variant_verdict variants[HN_MAX_VARIANTS];
     size_t n_variants;
-    double build_seconds, total_seconds;
+    /* where the time went: building the driver, the correctness runs
+     * (reference, magnitudes, every input set), the timing rounds */
+    double build_seconds, check_seconds, timing_seconds, total_seconds;
 } hn_judge_result;
 
 /* "sm_90" and the GPU's name from nvidia-smi; 0 when there is no GPU */

@@ -702,6 +702,8 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
 
     /* timing: original and each passing variant in alternating rounds, in
      * separate processes, on the first capture */
+    double timing_started = now_seconds();
+    res->check_seconds = timing_started - t0 - res->build_seconds;
     if (o->n_captures > 0) {
         hn_capture c;
         if (hn_capture_read(captures[0], &c, err) != 0)
@@ -760,6 +762,7 @@ int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err)
             sanitize_winner(o, exe, (int)winner + 1, meta, c.dir,
                             &res->variants[good_index.items[winner]], &a);
         rc = 0;
+        res->timing_seconds = now_seconds() - timing_started;
     done_timing:
         for (size_t g = 0; g < good.len; g++)
             vec_free(&samples[g]);
