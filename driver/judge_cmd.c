@@ -41,6 +41,19 @@ static void usage(void)
 }
 
 /* the folders under dir that hold a capture (dir itself if it does) */
+/* capture folders in their order: "2" before "10", names by strcmp */
+static int capture_order(const void *x, const void *y)
+{
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    char *ea, *eb;
+    unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
+    if (ea != a && eb != b && !*ea && !*eb && na != nb)
+        return na < nb ? -1 : 1;
+    return strcmp(a, b);
+}
+
+/* the captured launches under dir, in capture order: the first one is the
+ * one the judge times */
 static void find_captures(const char *dir, arena *a, cstr_vec *out)
 {
     char meta[4200];
@@ -58,6 +71,8 @@ static void find_captures(const char *dir, arena *a, cstr_vec *out)
         if (e->d_name[0] != '.')
             vec_push(&names, arena_strdup(a, e->d_name));
     closedir(d);
+    if (names.len)
+        qsort(names.items, names.len, sizeof *names.items, capture_order);
     for (size_t i = 0; i < names.len; i++) {
         const char *sub = arena_printf(a, "%s/%s", dir, names.items[i]);
         snprintf(meta, sizeof meta, "%s/meta", sub);
