@@ -9,13 +9,13 @@ enum { FACTOR_MAX = 1024 };
 
 launch_rule launch_rule_none(void)
 {
-    launch_rule r = {1, 1, 1, 1, 1, 1};
+    launch_rule r = {1, 1, 0, 1, 1, 1, 1};
     return r;
 }
 
 int launch_rule_is_none(const launch_rule *r)
 {
-    return r->grid_y == 1 && r->grid_x_div == 1 && r->x_mul == 1 && r->x_div == 1 && r->y_mul == 1 && r->y_div == 1;
+    return r->grid_y == 1 && r->grid_x_div == 1 && !r->grid_sm && r->x_mul == 1 && r->x_div == 1 && r->y_mul == 1 && r->y_div == 1;
 }
 
 static int factor_ok(long f) { return f >= 2 && f <= FACTOR_MAX; }
@@ -56,6 +56,8 @@ static int grid_factor(const char *s, const char *stop, const char *prefix, int 
 static int parse_rule(const char *s, const char *stop, launch_rule *r)
 {
     *r = launch_rule_none();
+    if (stop - s == 9 && strncmp(s, "grid.x sm", 9) == 0)
+        return r->grid_sm = 1;
     if (strncmp(s, "grid.", 5) == 0)
         return grid_factor(s, stop, "grid.y x", &r->grid_y) ||
                grid_factor(s, stop, "grid.x /", &r->grid_x_div);
@@ -97,6 +99,8 @@ const char *launch_rule_text(const launch_rule *r, char buf[LAUNCH_RULE_TEXT_MAX
         snprintf(buf, LAUNCH_RULE_TEXT_MAX, "grid.y x%d", r->grid_y);
     } else if (r->grid_x_div > 1) {
         snprintf(buf, LAUNCH_RULE_TEXT_MAX, "grid.x /%d", r->grid_x_div);
+    } else if (r->grid_sm) {
+        snprintf(buf, LAUNCH_RULE_TEXT_MAX, "grid.x sm");
     } else if (!launch_rule_is_none(r)) {
         snprintf(buf, LAUNCH_RULE_TEXT_MAX, "block");
         put_term(buf, LAUNCH_RULE_TEXT_MAX, 'x', r->x_mul, r->x_div);
@@ -115,6 +119,8 @@ const char *launch_rule_edits(const char *source, char buf[LAUNCH_RULE_EDITS_MAX
         snprintf(buf, LAUNCH_RULE_EDITS_MAX, "[{\"grid_y\": %d}]", r.grid_y);
     else if (r.grid_x_div > 1)
         snprintf(buf, LAUNCH_RULE_EDITS_MAX, "[{\"grid_x_div\": %d}]", r.grid_x_div);
+    else if (r.grid_sm)
+        snprintf(buf, LAUNCH_RULE_EDITS_MAX, "[{\"grid_x\": \"sm\"}]");
     else
         snprintf(buf, LAUNCH_RULE_EDITS_MAX, "[{\"block\": \"%s\"}]",
                  launch_rule_text(&r, text) + strlen("block "));
@@ -138,6 +144,10 @@ int launch_rule_from_edits(const char *launch_edits, launch_rule *r)
     }
     if (sscanf(s, "[{\"grid_x_div\": %d}]%n", &f, &used) == 1 && s[used] == '\0' && factor_ok(f)) {
         r->grid_x_div = f;
+        return 1;
+    }
+    if (strcmp(s, "[{\"grid_x\": \"sm\"}]") == 0) {
+        r->grid_sm = 1;
         return 1;
     }
     static const char block[] = "[{\"block\": \"";

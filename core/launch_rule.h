@@ -11,6 +11,14 @@
  *                                           block taking 4 of the
  *                                           original's in turn (a
  *                                           grid-stride loop)
+ *     / * cl1cc-launch: grid.x sm * /         a grid as wide as the GPU holds
+ *                                           at once, sized at run time
+ *                                           (launch_sm_grid_x below), each
+ *                                           block taking the original's
+ *                                           blocks in turn; the variant has
+ *                                           one more parameter, last: an
+ *                                           unsigned int, the original
+ *                                           grid's x
  *
  * A block rule reshapes blocks without changing the threads: along each
  * dimension the block is multiplied (x*M: M blocks side by side become one,
@@ -19,8 +27,8 @@
  * coordinates in the original launch from the new ones.
  *
  * The judge replays it on such launches, the tuning database records the
- * rule in launch_edits ([{"grid_y": F}], [{"block": "x*2 y/2"}] or
- * [{"grid_x_div": F}]), and the
+ * rule in launch_edits ([{"grid_y": F}], [{"block": "x*2 y/2"}],
+ * [{"grid_x_div": F}] or [{"grid_x": "sm"}]), and the
  * nvcc wrapper launches a copy of it under another name where the launch
  * meets the rule's conditions (driver/splice_launch.c).
  */
@@ -32,6 +40,7 @@
 typedef struct launch_rule {
     int grid_y;       /* grid.y times this, the block as it is (1: no) */
     int grid_x_div;   /* grid.x divided by this, the block as it is (1: no) */
+    int grid_sm;      /* 1: grid.x from the SM count, the original's x passed last */
     int x_mul, x_div; /* block.x times x_mul and divided by x_div (one is 1) */
     int y_mul, y_div; /* the same along y */
 } launch_rule;
@@ -44,7 +53,8 @@ int launch_rule_is_none(const launch_rule *r);
 launch_rule launch_rule_of(const char *source);
 
 enum { LAUNCH_RULE_TEXT_MAX = 64, LAUNCH_RULE_EDITS_MAX = 64 };
-/* "grid.y x32", "grid.x /4" or "block x*2 y/2" into buf ("" for none) */
+/* "grid.y x32", "grid.x /4", "grid.x sm" or "block x*2 y/2" into buf ("" for
+ * none) */
 const char *launch_rule_text(const launch_rule *r, char buf[LAUNCH_RULE_TEXT_MAX]);
 /* the tuning database's launch_edits for the variant, written into buf, or
  * NULL when it needs none */
@@ -52,5 +62,33 @@ const char *launch_rule_edits(const char *source, char buf[LAUNCH_RULE_EDITS_MAX
 /* the rule of launch_edits: 1 and *r set (none for NULL, "[]", "null"), or
  * 0 for anything else (edits the caller does not know how to apply) */
 int launch_rule_from_edits(const char *launch_edits, launch_rule *r);
+
+/* How the replay driver and the wrapper's launches size a "grid.x sm"
+ * grid, as C++ text (one function for both, so the judge times the grid the
+ * build launches): the blocks of `kernel` that the current GPU's SMs hold at
+ * once (its occupancy for the block and dynamic shared memory), spread
+ * over grid.y·grid.z, at most grid.x and at least 1; grid.x itself when any
+ * of those queries fails.  NAME is the function's name, KERNEL the kernel's
+ * expression. */
+#define LAUNCH_SM_GRID_X_FORMAT                                                                    \
+    "static unsigned %s(dim3 grid, dim3 block, size_t shmem)\n"                                    \
+    "{\n"                                                                                          \
+    "    /* the last answer, per host thread: a launch costs no query */\n"                        \
+    "    static thread_local int device = -1, threads = 0, fit = 0;\n"                             \
+    "    static thread_local size_t bytes = 0;\n"                                                  \
+    "    int now = 0, t = (int)(block.x * block.y * block.z);\n"                                   \
+    "    if (cudaGetDevice(&now) != cudaSuccess)\n"                                                \
+    "        return grid.x;\n"                                                                     \
+    "    if (now != device || t != threads || shmem != bytes) {\n"                                 \
+    "        int sms = 0, per_sm = 0;\n"                                                           \
+    "        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, now) != cudaSuccess ||\n" \
+    "            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, %s, t, shmem) != cudaSuccess)\n" \
+    "            return grid.x;\n"                                                                 \
+    "        device = now, threads = t, bytes = shmem, fit = sms * per_sm;\n"                      \
+    "    }\n"                                                                                      \
+    "    unsigned long long others = (unsigned long long)grid.y * grid.z;\n"                       \
+    "    unsigned long long x = fit > 0 && others ? (unsigned long long)fit / others : grid.x;\n"  \
+    "    return x < 1 ? 1u : x < grid.x ? (unsigned)x : grid.x;\n"                                 \
+    "}\n"
 
 #endif

@@ -26,7 +26,34 @@ static int names_plainly(const char *called, const char *name)
 
 static const char *copy_suffix(const launch_rule *r)
 {
-    return r->grid_y > 1 ? "__cl1cc_tall" : r->grid_x_div > 1 ? "__cl1cc_strided" : "__cl1cc_reshaped";
+    return r->grid_y > 1        ? "__cl1cc_tall"
+           : r->grid_x_div > 1 ? "__cl1cc_strided"
+           : r->grid_sm        ? "__cl1cc_persistent"
+                               : "__cl1cc_reshaped";
+}
+
+/* the host function beside a "grid.x sm" copy that sizes its grid: the
+ * copy's name and this */
+#define SIZER_SUFFIX "_grid"
+
+/* site launching the "grid.x sm" copy on a grid sized at run time, the
+ * original grid's x passed last; NULL when this site cannot: its block or
+ * shared memory may not be evaluated twice, or it does not end in ")" */
+static const char *sm_site_launch(const launch_site *s, const char *text, const char *g,
+                                  const char *callee, arena *a)
+{
+    if (!s->block.text || !repeatable(s->block.text) || s->block.range.end > s->range.end ||
+        (s->shmem.text && !repeatable(s->shmem.text)) || s->range.end <= s->grid.range.end ||
+        text[s->range.end - 1] != ')')
+        return NULL;
+    const char *b = arena_printf(a, "dim3(%s)", s->block.text);
+    const char *shmem = s->shmem.text ? arena_printf(a, "(size_t)(%s)", s->shmem.text) : "0";
+    /* ", 256>>>(x, n" of "k<<<g, 256>>>(x, n)" */
+    const char *open_args = arena_printf(a, "%.*s", (int)(s->range.end - 1 - s->grid.range.end),
+                                         text + s->grid.range.end);
+    return arena_printf(a, "%s<<<dim3(%s%s(%s, %s, %s), %s.y, %s.z)%s%s%s.x)", callee, callee,
+                        SIZER_SUFFIX, g, b, shmem, g, g, open_args,
+                        s->args.len ? ", " : "", g);
 }
 
 /* one dimension of the reshaped grid (block: 0) or block (1): "g.x / 2u",
@@ -56,6 +83,8 @@ static const char *site_launch(const launch_site *s, const char *text, const lau
     if (r->grid_x_div > 1)
         return arena_printf(a, "(%s.x %% %du == 0 ? %s<<<dim3(%s.x / %du, %s.y, %s.z)%s : %s)", g,
                             r->grid_x_div, callee, g, r->grid_x_div, g, g, after_grid, site);
+    if (r->grid_sm)
+        return sm_site_launch(s, text, g, callee, a);
     if (!s->block.text || !repeatable(s->block.text) || s->block.range.end > s->range.end ||
         s->block.range.begin < s->grid.range.end)
         return NULL;
@@ -123,6 +152,11 @@ size_t launch_copy_plan(const tu_model *m, size_t kernel_index, const char *vari
     else if (r->grid_x_div > 1)
         *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times narrower */\n%s",
                                   k->name, r->grid_x_div, copy);
+    else if (r->grid_sm)
+        *copy_text = arena_printf(
+            a, "\n\n/* cl1cc: a copy of %s for grids as wide as the GPU holds at once, and the "
+               "function that sizes them */\n%s\n" LAUNCH_SM_GRID_X_FORMAT,
+            k->name, copy, arena_printf(a, "%s%s", copy_name, SIZER_SUFFIX), copy_name);
     else
         *copy_text = arena_printf(a, "\n\n/* cl1cc: a copy of %s for reshaped blocks (%s) */\n%s",
                                   k->name, launch_rule_text(r, rule), copy);

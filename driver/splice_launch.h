@@ -22,6 +22,12 @@
  *     and for "grid.x /4",
  *     (dim3(g).x % 4u == 0 ? k__cl1cc_strided<<<dim3(dim3(g).x / 4u, dim3(g).y, dim3(g).z), b>>>(x)
  *          : k<<<g, b>>>(x))
+ *
+ *     and for "grid.x sm" (any grid: the copy loops over the original's
+ *     blocks, whose number it is passed; its sizing function, beside it,
+ *     is core/launch_rule.h's LAUNCH_SM_GRID_X_FORMAT),
+ *     k__cl1cc_persistent<<<dim3(k__cl1cc_persistent_grid(dim3(g), dim3(b), 0),
+ *                                dim3(g).y, dim3(g).z), b>>>(x, dim3(g).x)
  */
 #ifndef CL1CC_SPLICE_LAUNCH_H
 #define CL1CC_SPLICE_LAUNCH_H

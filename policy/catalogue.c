@@ -13,7 +13,7 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
                                     "regblock2x1", "col_split8", "vec_loads", "block_wide2",
                                     "block_wide4", "block_narrow2", "grid_stride4",
-                                    "grid_stride16"};
+                                    "grid_stride16", "grid_sm"};
 
 size_t pol_transform_count(void)
 {
@@ -97,6 +97,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_grid_stride(m, k, f, 4, a, out, why);
     if (strcmp(name, "grid_stride16") == 0)
         return pol_transform_grid_stride(m, k, f, 16, a, out, why);
+    if (strcmp(name, "grid_sm") == 0)
+        return pol_transform_grid_sm(m, k, f, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -116,7 +118,7 @@ static int taller_grid(const char *t)
 static int reshapes_blocks(const char *t)
 {
     return strncmp(t, "block_wide", 10) == 0 || strncmp(t, "block_narrow", 12) == 0 ||
-           strncmp(t, "grid_stride", 11) == 0;
+           strncmp(t, "grid_stride", 11) == 0 || strcmp(t, "grid_sm") == 0;
 }
 
 /* what combines with a block reshape: edits that write no new text naming

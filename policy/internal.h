@@ -143,5 +143,9 @@ int pol_transform_reshape(const tu_model *m, const kernel *k, const pol_facts *f
  * running factor of the original's blocks in turn */
 int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
                               arena *a, pol_edit_vec *out, const char **why);
+/* a grid-stride loop on a grid sized from the SM count at run time
+ * ("grid.x sm"): the original grid's width as one more parameter, last */
+int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                          pol_edit_vec *out, const char **why);
 
 #endif

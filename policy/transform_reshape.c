@@ -25,6 +25,12 @@
  * turn and each turn starts from the parameters as passed (captured by
  * value, `mutable` for a body that changes them).  Fewer, longer blocks: less block
  * scheduling, and the F turns' loads in flight together once unrolled.
+ *
+ * `grid_sm`: the same loop on a grid sized at run time ("grid.x sm"): as
+ * many blocks as the GPU's SMs hold at once (the launch asks the occupancy
+ * API), each running the original's blocks blockIdx.x, blockIdx.x +
+ * gridDim.x, ... below the original grid's width, which the kernel gets as
+ * one more parameter, last (`unsigned int cl1cc_grid_x`).
  */
 #include <string.h>
 
@@ -283,16 +289,86 @@ int pol_transform_reshape(const tu_model *m, const kernel *k, const pol_facts *f
     return 0;
 }
 
-int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
-                              arena *a, pol_edit_vec *out, const char **why)
+/* the grid-stride loop's head: the loop over the original's blocks this
+ * block runs, opening the lambda (factor 0: "grid.x sm", the original's
+ * width in the parameter cl1cc_grid_x) */
+static const char *stride_head(int factor, int uses_grid, const char *nl, const char *indent, arena *a)
 {
-    if ((*why = grid_x_divides(f, factor)) != NULL)
-        return 1;
-    if (blocks_after(f, factor) < MIN_BLOCKS) {
-        *why = "the narrower grid would have fewer than 1056 blocks (8 an SM)";
+    strbuf head;
+    sb_init(&head);
+    if (factor)
+        sb_printf(&head, "%s%s/* cl1cc: a grid %d times narrower; each block runs the original's "
+                         "blocks blockIdx.x + t * gridDim.x in turn (t < %d), each turn with the "
+                         "parameters as passed */",
+                  nl, indent, factor, factor);
+    else
+        sb_printf(&head, "%s%s/* cl1cc: a grid as wide as the GPU holds at once, sized at run time; "
+                         "each block runs the original's blocks blockIdx.x, blockIdx.x + gridDim.x, "
+                         "... below cl1cc_grid_x (the original grid's width) in turn, each turn with "
+                         "the parameters as passed */",
+                  nl, indent);
+    if (uses_grid)
+        sb_printf(&head, "%s%sconst dim3 cl1cc_gridDim = {%s, gridDim.y, gridDim.z};", nl, indent,
+                  factor ? arena_printf(a, "gridDim.x * %du", factor) : "cl1cc_grid_x");
+    if (factor)
+        sb_printf(&head, "%s%sfor (unsigned cl1cc_turn = 0; cl1cc_turn < %du; cl1cc_turn++) {", nl,
+                  indent, factor);
+    else
+        sb_printf(&head, "%s%sfor (unsigned cl1cc_bx = blockIdx.x; cl1cc_bx < cl1cc_grid_x; "
+                         "cl1cc_bx += gridDim.x) {", nl, indent);
+    sb_printf(&head, "%s%s%sconst uint3 cl1cc_blockIdx = {%s, blockIdx.y, blockIdx.z};", nl, indent,
+              indent, factor ? "blockIdx.x + cl1cc_turn * gridDim.x" : "cl1cc_bx");
+    sb_printf(&head, "%s%s%s[=]() mutable {", nl, indent, indent);
+    const char *text = arena_strdup(a, sb_str(&head));
+    sb_free(&head);
+    return text;
+}
+
+/* the edit adding "unsigned int cl1cc_grid_x" after the last parameter:
+ * 0, or 1 with *why */
+static int add_grid_x_param(const tu_model *m, const kernel *k, pol_edit *e, const char **why)
+{
+    if (!k->params.len) {
+        *why = "no parameters (the original grid's width comes as one more)";
         return 1;
     }
+    const src_range *last = &k->params.items[k->params.len - 1].range;
+    if (!last->present || last->in_macro || strcmp(last->file, m->main_file) != 0 ||
+        last->end > k->body_range.begin) {
+        *why = "the parameters are not the main file's own text";
+        return 1;
+    }
+    pol_edit add = {last->end, last->end, ", unsigned int cl1cc_grid_x", 0};
+    *e = add;
+    return 0;
+}
+
+/* factor > 1: "grid.x /factor"; 0: "grid.x sm" */
+static int grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor, arena *a,
+                       pol_edit_vec *out, const char **why)
+{
+    if (factor) {
+        if ((*why = grid_x_divides(f, factor)) != NULL)
+            return 1;
+        if (blocks_after(f, factor) < MIN_BLOCKS) {
+            *why = "the narrower grid would have fewer than 1056 blocks (8 an SM)";
+            return 1;
+        }
+    } else {
+        if (!f->grid_max[0]) {
+            *why = "the captured grids are not known";
+            return 1;
+        }
+        if (blocks_after(f, 1) < 2 * MIN_BLOCKS || f->grid_max[0] < 8) {
+            *why = "a grid of fewer than 2112 blocks (two of 8 an SM), or fewer than 8 wide: "
+                   "the GPU holds most of it at once";
+            return 1;
+        }
+    }
     if ((*why = movable(m, k, a)) != NULL)
+        return 1;
+    pol_edit param = {0, 0, NULL, 0};
+    if (!factor && add_grid_x_param(m, k, &param, why) != 0)
         return 1;
     static const int block_and_grid[4] = {0, 1, 0, 1};
     pol_edit_vec mine = {0};
@@ -309,23 +385,12 @@ int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_fact
         return 1;
     }
     launch_rule r = launch_rule_none();
-    r.grid_x_div = factor;
+    if (factor)
+        r.grid_x_div = factor;
+    else
+        r.grid_sm = 1;
     const char *nl = pol_newline(text, len, open);
     const char *indent = body_indent(k, text, a);
-    strbuf head;
-    sb_init(&head);
-    sb_printf(&head, "%s%s/* cl1cc: a grid %d times narrower; each block runs the original's "
-                     "blocks blockIdx.x + t * gridDim.x in turn (t < %d), each turn with the "
-                     "parameters as passed */",
-              nl, indent, factor, factor);
-    if (uses[3])
-        sb_printf(&head, "%s%sconst dim3 cl1cc_gridDim = {gridDim.x * %du, gridDim.y, gridDim.z};", nl,
-                  indent, factor);
-    sb_printf(&head, "%s%sfor (unsigned cl1cc_turn = 0; cl1cc_turn < %du; cl1cc_turn++) {", nl, indent,
-              factor);
-    sb_printf(&head, "%s%s%sconst uint3 cl1cc_blockIdx = {blockIdx.x + cl1cc_turn * gridDim.x, "
-                     "blockIdx.y, blockIdx.z};", nl, indent, indent);
-    sb_printf(&head, "%s%s%s[=]() mutable {", nl, indent, indent);
     /* the lambda and the loop close on lines of their own before the
      * body's brace */
     int blanks;
@@ -333,14 +398,27 @@ int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_fact
     size_t at = blanks ? ls : close;
     const char *tail = arena_printf(a, "%s%s%s}();%s%s}%s", blanks ? "" : nl, indent, indent, nl,
                                     indent, nl);
-    pol_edit open_edit = {open + 1, open + 1, arena_strdup(a, sb_str(&head)), 0};
+    pol_edit open_edit = {open + 1, open + 1, stride_head(factor, uses[3], nl, indent, a), 0};
     pol_edit close_edit = {at, at, tail, 1};
-    sb_free(&head);
     vec_push(out, pol_launch_marker(m, k, &r, a));
+    if (!factor)
+        vec_push(out, param);
     vec_push(out, open_edit);
     for (size_t i = 0; i < mine.len; i++)
         vec_push(out, mine.items[i]);
     vec_push(out, close_edit);
     vec_free(&mine);
     return 0;
+}
+
+int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                              arena *a, pol_edit_vec *out, const char **why)
+{
+    return grid_stride(m, k, f, factor, a, out, why);
+}
+
+int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                          pol_edit_vec *out, const char **why)
+{
+    return grid_stride(m, k, f, 0, a, out, why);
 }

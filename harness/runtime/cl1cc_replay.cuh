@@ -188,10 +188,26 @@ static inline void prepare_kernel(const capture &c, const void *kernel)
               "cudaFuncSetAttribute");
 }
 
-/* the grid and block a kernel is launched on */
+/* the grid and block a kernel is launched on; with_grid_x: a "grid.x sm"
+ * variant, which takes the original grid's x as one more argument, last */
 struct launch_shape {
     dim3 grid, block;
+    int with_grid_x;
+    unsigned grid_x;
 };
+
+/* sizes a "grid.x sm" variant's grid (core/launch_rule.h) */
+typedef unsigned (*sm_grid_fn)(dim3 grid, dim3 block, size_t shmem);
+
+static inline void launch(replay_state *s, const void *kernel, const launch_shape &l)
+{
+    void *args[max_args + 1];
+    unsigned grid_x = l.grid_x;
+    memcpy(args, s->args, sizeof(void *) * (size_t)s->c.nargs);
+    args[s->c.nargs] = &grid_x;
+    check(cudaLaunchKernel(kernel, l.grid, l.block, l.with_grid_x ? args : s->args, s->c.shmem, 0),
+          "launch");
+}
 
 /* L2 flushed before every timed launch by writing a buffer twice its size */
 struct flusher {
@@ -241,7 +257,7 @@ static inline timed_summary time_kernel(replay_state *s, const void *kernel, con
         check(cudaMemset(fl.buf, r & 0xff, fl.size), "flush");
         check(cudaDeviceSynchronize(), "sync");
         check(cudaEventRecord(start, 0), "record");
-        check(cudaLaunchKernel(kernel, shape.grid, shape.block, s->args, s->c.shmem, 0), "launch");
+        launch(s, kernel, shape);
         check(cudaEventRecord(stop, 0), "record");
         check(cudaDeviceSynchronize(), "kernel");
         float ms = 0;
@@ -271,9 +287,16 @@ static inline timed_summary time_kernel(replay_state *s, const void *kernel, con
  * times, block.y divided by, grid.x divided by}; with a block rule the grid
  * changes the other way.  A launch the rule does not fit is an error (the
  * policy proposes no such variant) */
-static inline launch_shape shape_for(const capture &c, const unsigned (*rules)[6], int which)
+static inline launch_shape shape_for(const capture &c, const unsigned (*rules)[6], const sm_grid_fn *sm_grids,
+                                     int which)
 {
-    launch_shape l = {c.grid, c.block};
+    launch_shape l = {c.grid, c.block, 0, 0};
+    if (sm_grids && sm_grids[which]) {
+        l.with_grid_x = 1;
+        l.grid_x = c.grid.x;
+        l.grid.x = sm_grids[which](c.grid, c.block, c.shmem);
+        return l;
+    }
     if (!rules)
         return l;
     const unsigned *r = rules[which];
@@ -297,7 +320,7 @@ static inline void mark_done(const char *dir)
 }
 
 static inline int run_batch(char **argv, int argc, const void *const *kernels, int nkernels,
-                            const unsigned (*rules)[6])
+                            const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
 {
     int list[256], n = 0;
     for (const char *p = argv[1] + 1; *p && n < 256;) {
@@ -325,8 +348,7 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     if (timed_runs <= 0) {
         for (int i = 0; i < n; i++) {
             reset_inputs(&s);
-            launch_shape l = shape_for(s.c, rules, list[i]);
-            check(cudaLaunchKernel(kernels[list[i]], l.grid, l.block, s.args, s.c.shmem, 0), "launch");
+            launch(&s, kernels[list[i]], shape_for(s.c, rules, sm_grids, list[i]));
             check(cudaDeviceSynchronize(), "kernel");
             snprintf(dir, sizeof dir, "%s/k%d", argv[4], list[i]);
             write_outputs(&s, dir);
@@ -348,7 +370,7 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
             FILE *t = fopen(path, round ? "a" : "w");
             if (!t)
                 die(2, path, strerror(errno));
-            timed_summary sum = time_kernel(&s, kernels[list[i]], shape_for(s.c, rules, list[i]), timed_runs,
+            timed_summary sum = time_kernel(&s, kernels[list[i]], shape_for(s.c, rules, sm_grids, list[i]), timed_runs,
                                             fl, t, list[i] == 0 ? 0 : give_up_ms);
             if (fclose(t) != 0)
                 die(2, path, "cannot write");
@@ -370,12 +392,12 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
 }
 
 static inline int run(int argc, char **argv, const void *const *kernels, int nkernels,
-                      const unsigned (*rules)[6])
+                      const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
 {
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     if (argv[1][0] == '@')
-        return run_batch(argv, argc, kernels, nkernels, rules);
+        return run_batch(argv, argc, kernels, nkernels, rules, sm_grids);
     int which = atoi(argv[1]);
     if (which < 0 || which >= nkernels)
         die(2, "kernel index", "out of range");
@@ -385,8 +407,8 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
     restore_state(&s, argv[3]);
     const void *kernel = kernels[which];
     prepare_kernel(s.c, kernel);
-    launch_shape l = shape_for(s.c, rules, which);
-    check(cudaLaunchKernel(kernel, l.grid, l.block, s.args, s.c.shmem, 0), "launch");
+    launch_shape l = shape_for(s.c, rules, sm_grids, which);
+    launch(&s, kernel, l);
     check(cudaDeviceSynchronize(), "kernel");
     write_outputs(&s, argv[4]);
     if (timed_runs > 0) {

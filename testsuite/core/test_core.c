@@ -169,6 +169,24 @@ static void test_launch_rule(void)
     r = launch_rule_of("/* cl1cc-launch: grid.x x4 */");
     CHECK(launch_rule_is_none(&r));
     CHECK(!launch_rule_from_edits("[{\"grid_x_div\": 0}]", &r));
+
+    /* a grid sized from the SM count at run time */
+    r = launch_rule_of("/* cl1cc-launch: grid.x sm */\n__global__ void k(int n, unsigned int g)");
+    CHECK(r.grid_sm == 1 && r.grid_x_div == 1 && r.grid_y == 1 && !launch_rule_is_none(&r));
+    CHECK(strcmp(launch_rule_text(&r, text), "grid.x sm") == 0);
+    e = launch_rule_edits("/* cl1cc-launch: grid.x sm */\n", buf);
+    CHECK(e && strcmp(e, "[{\"grid_x\": \"sm\"}]") == 0);
+    CHECK(launch_rule_from_edits(e, &r) && r.grid_sm == 1 && r.grid_x_div == 1);
+    static const char *const bad_sm[] = {"/* cl1cc-launch: grid.x sm2 */", "/* cl1cc-launch: grid.x smx */",
+                                         "/* cl1cc-launch: grid.y sm */", "/* cl1cc-launch: grid.x  sm */",
+                                         NULL};
+    for (int i = 0; bad_sm[i]; i++) {
+        r = launch_rule_of(bad_sm[i]);
+        CHECK(launch_rule_is_none(&r));
+    }
+    CHECK(!launch_rule_from_edits("[{\"grid_x\": \"sm2\"}]", &r));
+    r = launch_rule_none();
+    CHECK(r.grid_sm == 0 && launch_rule_is_none(&r));
 }
 
 int main(void)

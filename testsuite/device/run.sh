@@ -3,10 +3,10 @@
 # call per stage.  Carry .deps (Debian's libclang 16 and cJSON packages),
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
-#   tests              the GPU tests (example, judge cheat suite, tune loop,
-#                      taller grid, reshaped blocks, patterns; SKIP_PATTERNS=1:
-#                      not patterns)
-#   judge              the judge cheat suite alone (gpu_judge.sh)
+#   tests              the GPU tests (example, judge cheat suite, long kernels,
+#                      tune loop, taller grid, reshaped blocks, patterns;
+#                      SKIP_PATTERNS=1: not patterns)
+#   judge              the judge's tests alone (gpu_judge.sh, gpu_long_kernel.sh)
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
 #   reshaped           the reshaped-block and grid-stride wrapper test alone
@@ -27,6 +27,11 @@ cl1cc=$PWD/build/device/bin/cl1cc
 summary=$OUT/summary.txt
 { echo "== machine"; nvidia-smi -L; nvcc --version | tail -n 2; date -u; } >>"$summary" 2>&1
 status() { printf '%-40s %s\n' "$1" "$2" >>"$summary"; }
+# the judge's timing of long kernels and the capture's launch_ms
+long_kernel() {
+    sh testsuite/judge/gpu_long_kernel.sh "$cl1cc" >"$OUT/judge_long.log" 2>&1
+    status "gpu_judge_long_kernel" "exit $? ($(grep -c '^ok' "$OUT/judge_long.log") ok, $(grep -c '^FAIL' "$OUT/judge_long.log") failed)"
+}
 # the taller-grid wrapper test: build/device/bin also holds db_put and
 # pol_tool from the release build's testsuite
 taller() {
@@ -58,6 +63,7 @@ tests)
     status "gpu_example_runs" "exit $? ($(tail -n 1 "$OUT/example.log"))"
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+    long_kernel
     taller
     reshaped
     [ -n "${SKIP_PATTERNS:-}" ] || patterns
@@ -65,6 +71,7 @@ tests)
 judge)
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
     status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+    long_kernel
     ;;
 patterns)
     patterns

@@ -76,6 +76,16 @@ expect judge_iso.txt "$v/scale_clamp.correct.cu" pass
 expect judge_iso.txt "$v/scale_clamp.crashes_when_perturbed.cu" crash
 expect judge_iso.txt "$v/scale_clamp.caches.cu" wrong
 
+# a variant for a grid sized from the SM count ("grid.x sm": the original
+# grid's x passed last; 16384 blocks of 256 on about 1000): right when it
+# loops over the original's blocks, wrong when it runs the first wave only
+"$cl1cc" judge vector_scale.cu scale_clamp --captures "$tag/k0" --timeout 10 \
+    --variant "$v/scale_clamp.grid_sm.cu" --variant "$v/scale_clamp.grid_sm_first_wave.cu" \
+    -- $flags >judge_sm.txt 2>judge_sm.err
+cat judge_sm.txt
+expect judge_sm.txt "$v/scale_clamp.grid_sm.cu" pass
+expect judge_sm.txt "$v/scale_clamp.grid_sm_first_wave.cu" wrong
+
 "$cl1cc" judge vector_scale.cu row_sums --captures "$tag/k1" --timeout 20 --record --sanitize \
     --variant "$v/row_sums.correct_unrolled.cu" --variant "$v/row_sums.race.cu" -- $flags >judge1.txt 2>judge1.err
 rc=$?

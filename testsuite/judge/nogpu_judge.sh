@@ -36,13 +36,16 @@ head -c 16 /dev/zero >"$work/cap/0/alloc0.in"; head -c 16 /dev/zero >"$work/cap/
 head -c 16 /dev/zero >"$work/cap/0/alloc1.in"; head -c 16 /dev/zero >"$work/cap/0/alloc1.out"
 cd "$work" || exit 1
 "$cl1cc" judge vector_scale.cu scale_clamp --captures cap --variant "$here/variants/scale_clamp.correct.cu" \
-    --variant "$here/variants/scale_clamp.syntax_error.cu" -- -O3 -arch=sm_90 >out.txt 2>err.txt
+    --variant "$here/variants/scale_clamp.syntax_error.cu" --variant "$here/variants/scale_clamp.grid_sm.cu" \
+    -- -O3 -arch=sm_90 >out.txt 2>err.txt
 rc=$?
 cat out.txt
 fail=0
 [ $rc -eq 0 ] || { echo "FAIL: judge exited $rc"; cat err.txt; fail=1; }
 grep -q "scale_clamp.correct.cu *not_run" out.txt || { echo "FAIL: the good variant is not 'not_run'"; fail=1; }
 grep -q "scale_clamp.syntax_error.cu *build_error" out.txt || { echo "FAIL: the broken variant is not 'build_error'"; fail=1; }
+grep -q "scale_clamp.grid_sm.cu *not_run" out.txt ||
+    { echo "FAIL: the driver with a grid.x sm variant (one more parameter, its grid sized at run time) did not build"; fail=1; }
 grep -q "^no GPU on this machine: built the replay driver and every variant; verifying and timing them was skipped" out.txt ||
     { echo "FAIL: no plain message about what was skipped"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: without a GPU the judge builds everything and says what it skipped"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
 # split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce,
-# vec_loads and the block reshapes (block_wide2/4, block_narrow2) compute what the original kernel computes, element
+# vec_loads, the block reshapes (block_wide2/4, block_narrow2) and the
+# grid-stride loops (grid_stride4/16, grid_sm on grids of any width) compute what the original kernel computes, element
 # for element, on grids of several shapes (block sizes that divide and do
 # not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
 # matrices that regblock's tiles divide and do not), run on the CPU through
@@ -544,6 +545,10 @@ CPP
         variant reshape.cu shift_scale grid_stride$f --shape 256,1,1 --grid 32768,1,1 | sed "s/shift_scale_variant(/shift_scale_grid_stride$f(/"
         variant reshape.cu stamp grid_stride$f --shape 32,8,1 --grid 1024,64,1 | sed "s/stamp_variant(/stamp_grid_stride$f(/"
     done
+    variant reshape.cu axpy grid_sm --shape 256,1,1 --grid 32768,1,1 | sed "s/axpy_variant(/axpy_grid_sm(/"
+    variant reshape.cu clamp_rows grid_sm --shape 256,1,1 --grid 32768,1,1 | sed "s/clamp_rows_variant(/clamp_rows_grid_sm(/"
+    variant reshape.cu shift_scale grid_sm --shape 256,1,1 --grid 32768,1,1 | sed "s/shift_scale_variant(/shift_scale_grid_sm(/"
+    variant reshape.cu stamp grid_sm --shape 32,8,1 --grid 1024,64,1 | sed "s/stamp_variant(/stamp_grid_sm(/"
     cat <<'CPP'
 /* the launch as the rule reshapes it: block times xm / xd along x, ym / yd
  * along y, the grid the other way */
@@ -648,6 +653,44 @@ int main()
             emu_launch(sg, sb, [&] { stamp(o0, sn); });
             emu_launch(sg2, sb, [&] { s.stamp_f(o1, sn); });
             snprintf(what, sizeof what, "stamp grid_stride%u, %ux3 blocks", s.f, blocks);
+            bad |= emu_same(what, o0, o1, cells * sizeof *o0);
+            delete[] x, delete[] y0, delete[] y1, delete[] r0, delete[] r1, delete[] o0, delete[] o1;
+            runs += 4;
+        }
+    /* grids sized from the SM count ("grid.x sm"): any width from 1 to
+     * more than the original's, the original's width passed last */
+    for (unsigned blocks : {1u, 7u, 24u})
+        for (unsigned width : {1u, 3u, 5u, blocks, blocks + 2}) {
+            if (width > blocks + 2 || width < 1)
+                continue;
+            char what[96];
+            emu_dim3 grid = {blocks, 1, 1}, block = {64, 1, 1}, g2 = {width, 1, 1};
+            int n = (int)(blocks * 64) - 21, m = 5;
+            if (n < 1)
+                n = 1;
+            float *x = new float[n], *y0 = new float[n], *y1 = new float[n];
+            float *r0 = new float[(size_t)n * m], *r1 = new float[(size_t)n * m];
+            emu_fill(x, n, 15), emu_fill(y0, n, 16), emu_fill(y1, n, 16);
+            emu_fill(r0, (size_t)n * m, 17), emu_fill(r1, (size_t)n * m, 17);
+            emu_launch(grid, block, [&] { axpy(n, 0.25f, x, y0); });
+            emu_launch(g2, block, [&] { axpy_grid_sm(n, 0.25f, x, y1, blocks); });
+            snprintf(what, sizeof what, "axpy grid_sm, %u blocks on %u", blocks, width);
+            bad |= emu_same(what, y0, y1, n * sizeof *y0);
+            emu_launch(grid, block, [&] { clamp_rows(n, m, r0, 1.1f); });
+            emu_launch(g2, block, [&] { clamp_rows_grid_sm(n, m, r1, 1.1f, blocks); });
+            snprintf(what, sizeof what, "clamp_rows grid_sm, %u blocks on %u", blocks, width);
+            bad |= emu_same(what, r0, r1, (size_t)n * m * sizeof *r0);
+            emu_launch(grid, block, [&] { shift_scale(y0, n); });
+            emu_launch(g2, block, [&] { shift_scale_grid_sm(y1, n, blocks); });
+            snprintf(what, sizeof what, "shift_scale grid_sm, %u blocks on %u", blocks, width);
+            bad |= emu_same(what, y0, y1, n * sizeof *y0);
+            emu_dim3 sg = {blocks, 3, 1}, sb = {16, 4, 1}, sg2 = {width, 3, 1};
+            size_t cells = (size_t)sg.x * sb.x * sg.y * sb.y;
+            unsigned *o0 = new unsigned[cells](), *o1 = new unsigned[cells]();
+            int sn = (int)std::min(sg.x * sb.x, sg.y * sb.y) - 1;
+            emu_launch(sg, sb, [&] { stamp(o0, sn); });
+            emu_launch(sg2, sb, [&] { stamp_grid_sm(o1, sn, blocks); });
+            snprintf(what, sizeof what, "stamp grid_sm, %ux3 blocks on %ux3", blocks, width);
             bad |= emu_same(what, o0, o1, cells * sizeof *o0);
             delete[] x, delete[] y0, delete[] y1, delete[] r0, delete[] r1, delete[] o0, delete[] o1;
             runs += 4;

@@ -6,7 +6,9 @@
 # and launches the copy where the launch meets the rule (grid.x even,
 # block.y even), the original where it does not.  `cl1cc rewrite` writes
 # the same into the file.  The same for a `grid_stride4` variant ("grid.x
-# /4": a grid-stride loop, picked where grid.x is a multiple of 4).  With --run (a GPU test; skipped, 77, without a
+# /4": a grid-stride loop, picked where grid.x is a multiple of 4), and for a
+# `grid_sm` variant ("grid.x sm": every launch, on a grid sized from the SM
+# count at run time).  With --run (a GPU test; skipped, 77, without a
 # GPU) the builds run and must print what plain nvcc's build prints: a
 # launch the rule fits, one it does not (an odd grid), one with a
 # one-dimensional block.
@@ -111,14 +113,49 @@ else
     echo "FAIL: grid-stride variant not applied (rc=$rc)"; cat stride.err; fail=1
 fi
 
+# a grid sized from the SM count at run time ("grid.x sm"): the copy takes
+# the original grid's x as one more argument, and a function beside it
+# sizes the grid; every launch the wrapper can edit uses it
+export CL1CC_DB="$work/sm.db"
+"$pol_tool" grid.cu smooth grid_sm --shape 32,8,1 --grid 40,125,1 >sm.cu 2>pol.err ||
+    { echo "FAIL: pol_tool: $(cat pol.err)"; exit 1; }
+head -n 1 sm.cu | grep -q '^/\* cl1cc-launch: grid.x sm \*/$' &&
+    grep -q '^__global__ void smooth(const float \*a, float \*b, unsigned int cl1cc_grid_x)$' sm.cu ||
+    { echo "FAIL: the grid_sm variant does not state its rule or lacks its parameter"; head -n 3 sm.cu; exit 1; }
+"$db_put" grid.cu smooth sm.cu 20 --launch-edits '[{"grid_x": "sm"}]' -- $flags || { echo "FAIL: db_put"; exit 1; }
+CL1CC_VERBOSE=1 "$cl1cc" $flags -o persistent.exe grid.cu 2>sm.err
+rc=$?
+"$cl1cc" $flags -ptx -o persistent.ptx grid.cu 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "kernel smooth: verified variant" sm.err &&
+    grep -q '^\.visible \.entry .*smooth__cl1cc_persistent' persistent.ptx &&
+    grep -q '^\.visible \.entry _Z6smoothPKfPf' persistent.ptx; then
+    echo "ok: the grid_sm variant applied as a copy beside the user's kernel"
+else
+    echo "FAIL: grid_sm variant not applied (rc=$rc)"; cat sm.err; grep '\.entry' persistent.ptx; fail=1
+fi
+cp grid.cu sm_rw.cu
+"$cl1cc" rewrite --in-place --arch sm_90 sm_rw.cu -- $flags 2>sm_rw.err
+rc=$?
+g2='dim3(dim3((NJ + 255) / 256, NI))'
+if [ $rc -eq 0 ] && grep -q '^static unsigned smooth__cl1cc_persistent_grid(dim3 grid, dim3 block, size_t shmem)$' sm_rw.cu &&
+    grep -q 'cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, smooth__cl1cc_persistent, t, shmem)' sm_rw.cu &&
+    grep -qF 'smooth__cl1cc_persistent<<<dim3(smooth__cl1cc_persistent_grid(dim3(grid), dim3(block), 0), dim3(grid).y, dim3(grid).z), block>>>(da, db, dim3(grid).x);' sm_rw.cu &&
+    grep -qF "smooth__cl1cc_persistent<<<dim3(smooth__cl1cc_persistent_grid($g2, dim3(256), 0), $g2.y, $g2.z), 256>>>(da, db, $g2.x);" sm_rw.cu; then
+    echo "ok: cl1cc rewrite launches the grid_sm copy on a grid sized at run time, the original's x passed last"
+else
+    echo "FAIL: cl1cc rewrite of a grid_sm variant (rc=$rc)"; cat sm_rw.err; grep -n 'smooth' sm_rw.cu; fail=1
+fi
+nvcc $flags -o sm_rw.exe sm_rw.cu 2>sm_rw.nvcc || { echo "FAIL: the rewritten file does not build"; cat sm_rw.nvcc; fail=1; }
+
 if [ "$run" = --run ]; then
     ./plain.exe >plain.out 2>&1; ./shaped.exe >shaped.out 2>&1; ./rw.exe >rw.out 2>&1
-    ./strided.exe >strided.out 2>&1
+    ./strided.exe >strided.out 2>&1; ./persistent.exe >persistent.out 2>&1; ./sm_rw.exe >sm_rw.out 2>&1
     if [ -s plain.out ] && cmp -s plain.out shaped.out && cmp -s plain.out rw.out &&
-        cmp -s plain.out strided.out && grep -q '^sums ' shaped.out; then
-        echo "ok: the reshaped-block and grid-stride builds print what plain nvcc's does: $(cat shaped.out)"
+        cmp -s plain.out strided.out && cmp -s plain.out persistent.out && cmp -s plain.out sm_rw.out &&
+        grep -q '^sums ' shaped.out; then
+        echo "ok: the reshaped-block, grid-stride and grid_sm builds print what plain nvcc's does: $(cat shaped.out)"
     else
-        echo "FAIL: outputs differ: plain '$(cat plain.out)' cl1cc '$(cat shaped.out)' rewritten '$(cat rw.out)' strided '$(cat strided.out)'"; fail=1
+        echo "FAIL: outputs differ: plain '$(cat plain.out)' cl1cc '$(cat shaped.out)' rewritten '$(cat rw.out)' strided '$(cat strided.out)' grid_sm '$(cat persistent.out)' grid_sm rewritten '$(cat sm_rw.out)'"; fail=1
     fi
 fi
 [ $fail -eq 0 ] && echo "ok: reshaped blocks"

@@ -1,0 +1,9 @@
+/* cl1cc-launch: grid.x sm */
+__global__ void scale_clamp(float *out, float *in, float factor, int n, unsigned int cl1cc_grid_x)
+{
+    for (unsigned bx = blockIdx.x; bx < cl1cc_grid_x; bx += gridDim.x) {
+        int i = bx * blockDim.x + threadIdx.x;
+        if (i < n)
+            out[i] = fminf(fmaxf(in[i] * factor, 0.f), 1.f);
+    }
+}

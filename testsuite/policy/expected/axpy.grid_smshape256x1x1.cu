@@ -1,0 +1,1 @@
+refused: the captured grids are not known

@@ -1,0 +1,1 @@
+refused: the block's threads share more than memory (__shared__)
