@@ -13,7 +13,7 @@ static const char *const names[] = {"regacc",  "restrict", "launch_bounds", "unr
                                     "regblock2x2", "regblock4x2", "regblock4x4", "col_split", "col_split16",
                                     "regblock2x1", "col_split8", "vec_loads", "block_wide2",
                                     "block_wide4", "block_narrow2", "grid_stride4",
-                                    "grid_stride16", "grid_sm"};
+                                    "grid_stride16", "grid_sm", "stencil_tile"};
 
 size_t pol_transform_count(void)
 {
@@ -99,6 +99,8 @@ int pol_transform(const char *name, const tu_model *m, const kernel *k, const po
         return pol_transform_grid_stride(m, k, f, 16, a, out, why);
     if (strcmp(name, "grid_sm") == 0)
         return pol_transform_grid_sm(m, k, f, a, out, why);
+    if (strcmp(name, "stencil_tile") == 0)
+        return pol_transform_stencil_tile(m, k, f, a, out, why);
     if (strcmp(name, "interchange") == 0)
         return pol_transform_interchange(m, k, f, a, out, why);
     if (strcmp(name, "atomic_warp") == 0)
@@ -134,7 +136,7 @@ static int rewrites_loop(const char *t)
 {
     return strcmp(t, "stage") == 0 || strncmp(t, "warp_rows", 9) == 0 ||
            strcmp(t, "block_reduce") == 0 || strcmp(t, "wide_rows") == 0 || strncmp(t, "regblock", 8) == 0 ||
-           strncmp(t, "col_split", 9) == 0 || strcmp(t, "vec_loads") == 0;
+           strncmp(t, "col_split", 9) == 0 || strcmp(t, "vec_loads") == 0 || strcmp(t, "stencil_tile") == 0;
 }
 
 int pol_apply_combination(const char *combination, const tu_model *m, const kernel *k,
@@ -166,7 +168,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
     for (char *t = strtok_r(copy, "+", &save); t && rc == 0; t = strtok_r(NULL, "+", &save)) {
         if (whole > 1 || (whole && strcmp(t, "restrict") != 0 && strcmp(t, "launch_bounds") != 0 &&
                           !rewrites_loop(t))) {
-            *why = "stage, warp_rows, wide_rows, block_reduce, regblock, col_split and vec_loads rewrite the loop itself: one of them, "
+            *why = "stage, warp_rows, wide_rows, block_reduce, regblock, col_split, vec_loads and stencil_tile rewrite the loop or reads themselves: one of them, "
                    "combined with restrict and launch_bounds only";
             rc = 1;
             break;

@@ -143,6 +143,10 @@ int pol_transform_reshape(const tu_model *m, const kernel *k, const pol_facts *f
  * running factor of the original's blocks in turn */
 int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
                               arena *a, pol_edit_vec *out, const char **why);
+/* a two-dimensional stencil's reads of a read-only array through a shared
+ * tile of the block's own elements (transform_stencil.c) */
+int pol_transform_stencil_tile(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                               pol_edit_vec *out, const char **why);
 /* a grid-stride loop on a grid sized from the SM count at run time
  * ("grid.x sm"): the original grid's width as one more parameter, last */
 int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,

@@ -2,7 +2,8 @@
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
 # split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce,
 # vec_loads, the block reshapes (block_wide2/4, block_narrow2) and the
-# grid-stride loops (grid_stride4/16, grid_sm on grids of any width) compute what the original kernel computes, element
+# grid-stride loops (grid_stride4/16, grid_sm on grids of any width) and
+# stencil_tile (on the block it was made for and on others) compute what the original kernel computes, element
 # for element, on grids of several shapes (block sizes that divide and do
 # not, grid heights 1..9 for spread's copy, up to 256 for split_loop's,
 # matrices that regblock's tiles divide and do not), run on the CPU through
@@ -700,8 +701,84 @@ int main()
 }
 CPP
 } >"$tmp/reshape.cpp"
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/stencil.cu"
+    variant stencil.cu blur stencil_tile --distinct --shape 32,8,1 --grid 3,5,1 | sed "s/blur_variant(/blur_tile32x8(/"
+    variant stencil.cu blur stencil_tile --distinct --shape 256,1,1 --grid 1,37,1 | sed "s/blur_variant(/blur_tile256(/"
+    variant stencil.cu jacobi stencil_tile --distinct --shape 16,16,1 --grid 5,3,1 | sed "s/jacobi_variant(/jacobi_tile16x16(/"
+    variant stencil.cu curl stencil_tile --distinct --shape 32,8,1 --grid 3,5,1 | sed "s/curl_variant(/curl_tile32x8(/"
+    cat <<'CPP'
+/* the original launched plainly, the tiled variant with barriers, on the
+ * block it was made for and on others (no tiling then), grids that cover
+ * the arrays and more */
+static int check_blur(void (*fn)(int, int, const float *, float *), const char *name, int h, int w,
+                      emu_dim3 block)
+{
+    size_t n = (size_t)h * w;
+    float *a = new float[n], *b0 = new float[n], *b1 = new float[n];
+    emu_fill(a, n, 21), emu_fill(b0, n, 22), emu_fill(b1, n, 22);
+    emu_dim3 grid = {(w + block.x - 1) / block.x + 1, (h + block.y - 1) / block.y, 1};
+    emu_launch(grid, block, [&] { blur(h, w, a, b0); });
+    emu_launch_synced(grid, block, [&] { fn(h, w, a, b1); });
+    char what[96];
+    snprintf(what, sizeof what, "blur %s, %dx%d on %ux%u blocks", name, h, w, block.x, block.y);
+    int bad = emu_same(what, b0, b1, n * sizeof *b0);
+    delete[] a, delete[] b0, delete[] b1;
+    return bad;
+}
+static int check_jacobi(emu_dim3 block)
+{
+    size_t n = (size_t)NROW * NCOL + 2;
+    double *src = new double[n], *d0 = new double[n], *d1 = new double[n];
+    emu_fill(src, n, 23), emu_fill(d0, n, 24), emu_fill(d1, n, 24);
+    emu_dim3 grid = {(NCOL + block.x - 1) / block.x, (NROW + block.y - 1) / block.y + 1, 1};
+    emu_launch(grid, block, [&] { jacobi(d0, src); });
+    emu_launch_synced(grid, block, [&] { jacobi_tile16x16(d1, src); });
+    char what[96];
+    snprintf(what, sizeof what, "jacobi stencil_tile on %ux%u blocks", block.x, block.y);
+    int bad = emu_same(what, d0, d1, n * sizeof *d0);
+    delete[] src, delete[] d0, delete[] d1;
+    return bad;
+}
+static int check_curl(int nx, int ny, emu_dim3 block)
+{
+    size_t n = (size_t)nx * ny;
+    float *ex = new float[n], *ey = new float[n], *h0 = new float[n], *h1 = new float[n];
+    emu_fill(ex, n, 25), emu_fill(ey, n, 26), emu_fill(h0, n, 27), emu_fill(h1, n, 27);
+    emu_dim3 grid = {(ny + block.x - 1) / block.x, (nx + block.y - 1) / block.y, 1};
+    emu_launch(grid, block, [&] { curl(nx, ny, ex, ey, h0); });
+    emu_launch_synced(grid, block, [&] { curl_tile32x8(nx, ny, ex, ey, h1); });
+    char what[96];
+    snprintf(what, sizeof what, "curl stencil_tile, %dx%d on %ux%u blocks", nx, ny, block.x, block.y);
+    int bad = emu_same(what, h0, h1, n * sizeof *h0);
+    delete[] ex, delete[] ey, delete[] h0, delete[] h1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    const int sizes[][2] = {{37, 70}, {8, 32}, {17, 95}, {3, 3}};
+    for (auto &sz : sizes) {
+        bad |= check_blur(blur_tile32x8, "stencil_tile 32x8", sz[0], sz[1], {32, 8, 1});
+        bad |= check_blur(blur_tile32x8, "stencil_tile 32x8", sz[0], sz[1], {16, 4, 1});
+        bad |= check_blur(blur_tile256, "stencil_tile 256", sz[0], sz[1], {256, 1, 1});
+        bad |= check_blur(blur_tile256, "stencil_tile 256", sz[0], sz[1], {32, 8, 1});
+        bad |= check_curl(sz[0], sz[1], {32, 8, 1});
+        bad |= check_curl(sz[0], sz[1], {8, 8, 1});
+        runs += 6;
+    }
+    for (emu_dim3 b : {emu_dim3{16, 16, 1}, emu_dim3{32, 4, 1}, emu_dim3{16, 16, 2}}) {
+        bad |= check_jacobi(b);
+        runs++;
+    }
+    printf("stencil_tile: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/stencil.cpp"
 fail=0
-for t in spread interchange split regblock columns rows vectors reshape; do
+for t in spread interchange split regblock columns rows vectors reshape stencil; do
     if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
         echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
     fi

@@ -1,0 +1,1 @@
+refused: a return before the guard: not every thread would reach the barrier
