@@ -80,7 +80,10 @@ typedef struct pol_chooser pol_chooser;
 pol_chooser *pol_chooser_new(void);
 void pol_chooser_free(pol_chooser *c);
 /* Reads a model written by pol_chooser_save.  0, or -1 (err names the
- * file); transforms or features the file does not know start at 0. */
+ * file); transforms or features the file does not know start at 0.  A
+ * model with observations is fitted again on them (its weights follow
+ * from them), so every transform of this build that they measured gets
+ * its weights. */
 int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err);
 int pol_chooser_save(const pol_chooser *c, const char *path, strbuf *err);
 

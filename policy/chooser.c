@@ -14,7 +14,9 @@
 
 #include "internal.h"
 
-enum { MAX_TRANSFORMS = 32, MAX_GROUPS = 4096 };
+/* room for every transform of the catalogue (test_chooser checks that
+ * each one, the last included, learns a weight) */
+enum { MAX_TRANSFORMS = 64, MAX_GROUPS = 4096 };
 
 /* one kernel's measured variants: what the model is fitted on */
 typedef struct observation {
@@ -295,6 +297,11 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
         free(speedups);
     }
     cJSON_Delete(root);
+    /* the weights follow from the observations: fitted again here, a model
+     * written by a build whose catalogue was smaller gets weights for the
+     * transforms it measured but could not weigh */
+    if (c->seen.len)
+        refit(c);
     *out = c;
     return 0;
 }

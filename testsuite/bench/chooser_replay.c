@@ -7,6 +7,8 @@
  * over families, an order the search does not use) are "tried", and the best measured
  * speedup among them is the result; random order gives the expected best
  * over every subset of that size.  Prints a table and the geomeans.
+ * --save OUT first writes the model as loaded (refitted on its
+ * observations, with the catalogue as built) to OUT.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,18 +49,30 @@ static double expected_best(const double *v, size_t n, size_t k)
 int main(int argc, char **argv)
 {
     int diversify = 0;
-    if (argc > 1 && strcmp(argv[1], "--diverse") == 0) {
-        diversify = 1;
-        argv++, argc--;
+    const char *save = NULL;
+    for (;;) {
+        if (argc > 1 && strcmp(argv[1], "--diverse") == 0) {
+            diversify = 1;
+            argv++, argc--;
+        } else if (argc > 2 && strcmp(argv[1], "--save") == 0) {
+            save = argv[2];
+            argv += 2, argc -= 2;
+        } else {
+            break;
+        }
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: chooser_replay [--diverse] MODEL.json [BUDGET...]\n");
+        fprintf(stderr, "usage: chooser_replay [--diverse] [--save OUT] MODEL.json [BUDGET...]\n");
         return 2;
     }
     strbuf err;
     sb_init(&err);
     pol_chooser *all;
     if (pol_chooser_load(argv[1], &all, &err) != 0) {
+        fprintf(stderr, "chooser_replay: %s\n", sb_str(&err));
+        return 1;
+    }
+    if (save && pol_chooser_save(all, save, &err) != 0) {
         fprintf(stderr, "chooser_replay: %s\n", sb_str(&err));
         return 1;
     }

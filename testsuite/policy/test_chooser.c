@@ -47,6 +47,21 @@ int main(int argc, char **argv)
                    pol_chooser_score(reversed, product, pol_transform_name(t))) < 1e-6);
     pol_chooser_free(reversed);
 
+    /* every transform of the catalogue learns, the last ones included (the
+     * model once had room for 32 and ignored the rest) */
+    {
+        size_t n = pol_transform_count();
+        CHECK(n >= 34);
+        const char *last = pol_transform_name(n - 1), *before = pol_transform_name(n - 2);
+        const char *combos[] = {last, before, "restrict"};
+        double speeds[] = {0.5, 2.0, 1.0};
+        pol_chooser *fresh = pol_chooser_new();
+        CHECK(pol_chooser_learn(fresh, product, combos, speeds, 3) == 3);
+        CHECK(pol_chooser_score(fresh, product, before) > pol_chooser_score(fresh, product, "restrict"));
+        CHECK(pol_chooser_score(fresh, product, "restrict") > pol_chooser_score(fresh, product, last));
+        pol_chooser_free(fresh);
+    }
+
     /* equal speedups teach nothing */
     const char *same[] = {"unroll2", "unroll8"};
     double flat[] = {1.0, 1.0};
