@@ -15,7 +15,8 @@ launch_rule launch_rule_none(void)
 
 int launch_rule_is_none(const launch_rule *r)
 {
-    return r->grid_y == 1 && r->grid_x_div == 1 && !r->grid_sm && r->x_mul == 1 && r->x_div == 1 && r->y_mul == 1 && r->y_div == 1;
+    return r->grid_y == 1 && r->grid_x_div == 1 && !r->grid_sm && r->x_mul == 1 && r->x_div == 1 &&
+           r->y_mul == 1 && r->y_div == 1;
 }
 
 static int factor_ok(long f) { return f >= 2 && f <= FACTOR_MAX; }
@@ -52,7 +53,7 @@ static int grid_factor(const char *s, const char *stop, const char *prefix, int 
 }
 
 /* the rule text after the marker, up to its closing blank and star-slash:
- * "grid.y x32", "grid.x /4" or "block x*2 y/2" */
+ * "grid.y x32", "grid.x /4", "grid.x sm" or "block x*2 y/2" */
 static int parse_rule(const char *s, const char *stop, launch_rule *r)
 {
     *r = launch_rule_none();

@@ -13,7 +13,7 @@
  *                                           grid-stride loop)
  *     / * cl1cc-launch: grid.x sm * /         a grid as wide as the GPU holds
  *                                           at once, sized at run time
- *                                           (launch_sm_grid_x below), each
+ *                                           (LAUNCH_SM_GRID_X_FORMAT below), each
  *                                           block taking the original's
  *                                           blocks in turn; the variant has
  *                                           one more parameter, last: an

@@ -40,7 +40,6 @@ static void usage(void)
             "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n");
 }
 
-/* the folders under dir that hold a capture (dir itself if it does) */
 /* capture folders in their order: "2" before "10", names by strcmp */
 static int capture_order(const void *x, const void *y)
 {
@@ -52,8 +51,8 @@ static int capture_order(const void *x, const void *y)
     return strcmp(a, b);
 }
 
-/* the captured launches under dir, in capture order: the first one is the
- * one the judge times */
+/* the folders under dir that hold a capture (dir itself if it does), in
+ * capture order: the first one is the one the judge times */
 static void find_captures(const char *dir, arena *a, cstr_vec *out)
 {
     char meta[4200];

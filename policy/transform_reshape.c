@@ -127,10 +127,9 @@ static int replace_uses(const char *text, size_t begin, size_t end, const int wa
                         int uses[4], arena *a, pol_edit_vec *out, const char **why)
 {
     for (size_t p = begin; p < end; p++) {
-        if (text[p] == '/' && p + 1 < end && (text[p + 1] == '/' || text[p + 1] == '*')) {
-            const char *close = text[p + 1] == '/' ? "\n" : "*/";
-            const char *e = strstr(text + p + 2, close);
-            p = e && (size_t)(e - text) < end ? (size_t)(e - text) + strlen(close) - 1 : end;
+        size_t after = pol_skip_comment(text, end, p);
+        if (after != p) {
+            p = after - 1;
             continue;
         }
         if (text[p] == '"' || text[p] == '\'') {
@@ -343,9 +342,9 @@ static int add_grid_x_param(const tu_model *m, const kernel *k, pol_edit *e, con
     return 0;
 }
 
-/* factor > 1: "grid.x /factor"; 0: "grid.x sm" */
-static int grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor, arena *a,
-                       pol_edit_vec *out, const char **why)
+/* factor > 1: "grid.x /factor"; 0: "grid.x sm" (pol_transform_grid_sm) */
+int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                              arena *a, pol_edit_vec *out, const char **why)
 {
     if (factor) {
         if ((*why = grid_x_divides(f, factor)) != NULL)
@@ -411,14 +410,8 @@ static int grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, i
     return 0;
 }
 
-int pol_transform_grid_stride(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
-                              arena *a, pol_edit_vec *out, const char **why)
-{
-    return grid_stride(m, k, f, factor, a, out, why);
-}
-
 int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                           pol_edit_vec *out, const char **why)
 {
-    return grid_stride(m, k, f, 0, a, out, why);
+    return pol_transform_grid_stride(m, k, f, 0, a, out, why);
 }

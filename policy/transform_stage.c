@@ -17,27 +17,6 @@
 #include "internal.h"
 #include "stage_plan.h"
 
-/* the offset of the bracket closing the one at open, or 0 */
-static size_t match(const char *t, size_t len, size_t open)
-{
-    char o = t[open], c = o == '(' ? ')' : o == '{' ? '}' : ']';
-    int depth = 0;
-    for (size_t i = open; i < len; i++) {
-        if (t[i] == o)
-            depth++;
-        else if (t[i] == c && --depth == 0)
-            return i;
-    }
-    return 0;
-}
-
-static size_t skip_blanks(const char *t, size_t len, size_t i)
-{
-    while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-        i++;
-    return i;
-}
-
 static int element_size(const char *type)
 {
     if (strcmp(type, "float") == 0 || strcmp(type, "int") == 0 || strcmp(type, "unsigned") == 0 ||
@@ -160,8 +139,8 @@ static int parse_for(const tu_model *m, const kernel *k, stage_plan *p, const bo
 {
     const char *t = p->text;
     size_t i = L->range.begin + 3;
-    i = skip_blanks(t, p->len, i);
-    size_t close = t[i] == '(' ? match(t, p->len, i) : 0;
+    i = pol_skip_blanks(t, p->len, i);
+    size_t close = t[i] == '(' ? pol_close_bracket(t, p->len, i) : 0;
     if (strncmp(t + L->range.begin, "for", 3) != 0 || !close || !L->loop_var) {
         *why = "the loop is not a for loop with one induction variable";
         return 1;
@@ -242,17 +221,17 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int afte
         return 1;
     }
     const body_node *G = &k->body.items[p->guard];
-    size_t c = skip_blanks(t, p->len, G->range.begin + 2);
-    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? match(t, p->len, c) : 0;
-    p->open = cclose ? skip_blanks(t, p->len, cclose + 1) : 0;
-    p->close = p->open && t[p->open] == '{' ? match(t, p->len, p->open) : 0;
+    size_t c = pol_skip_blanks(t, p->len, G->range.begin + 2);
+    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? pol_close_bracket(t, p->len, c) : 0;
+    p->open = cclose ? pol_skip_blanks(t, p->len, cclose + 1) : 0;
+    p->close = p->open && t[p->open] == '{' ? pol_close_bracket(t, p->len, p->open) : 0;
     if (!p->close || G->range.in_macro) {
         *why = "the guard is not 'if (...) { ... }'";
         return 1;
     }
     p->guard_end = p->close + 1;
     /* nothing but blanks after it: no else, no other statement */
-    if (skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
+    if (pol_skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
         *why = "statements or an else after the guard";
         return 1;
     }

@@ -261,49 +261,6 @@ static int stencil_offsets(const char *index, symtab *syms, arena *a, int *di, i
 
 /* ---- the guard ----------------------------------------------------------- */
 
-/* text[at] opens a ( or {: the offset just after its match, or 0 */
-static size_t after_match(const char *text, size_t at, size_t end)
-{
-    char open = text[at], close = open == '(' ? ')' : '}';
-    int depth = 0;
-    for (size_t p = at; p < end; p++) {
-        char c = text[p];
-        if (c == '/' && p + 1 < end && (text[p + 1] == '/' || text[p + 1] == '*')) {
-            const char *stop = text[p + 1] == '/' ? "\n" : "*/";
-            const char *e = strstr(text + p + 2, stop);
-            if (!e || (size_t)(e - text) >= end)
-                return 0;
-            p = (size_t)(e - text) + strlen(stop) - 1;
-        } else if (c == '"' || c == '\'') {
-            for (p++; p < end && text[p] != c; p++)
-                if (text[p] == '\\')
-                    p++;
-        } else if (c == open) {
-            depth++;
-        } else if (c == close && --depth == 0) {
-            return p + 1;
-        }
-    }
-    return 0;
-}
-
-static size_t skip_blanks(const char *text, size_t p, size_t end)
-{
-    for (;;) {
-        while (p < end && strchr(" \t\r\n", text[p]))
-            p++;
-        if (p + 1 < end && text[p] == '/' && (text[p + 1] == '/' || text[p + 1] == '*')) {
-            const char *stop = text[p + 1] == '/' ? "\n" : "*/";
-            const char *e = strstr(text + p + 2, stop);
-            if (!e)
-                return end;
-            p = (size_t)(e - text) + strlen(stop);
-            continue;
-        }
-        return p;
-    }
-}
-
 typedef struct guard {
     long node;                    /* the BODY_IF */
     size_t cond_begin, cond_end;  /* inside the parentheses */
@@ -318,18 +275,19 @@ static int plain_if(const char *text, const body_node *n, long index, size_t lim
     size_t p = n->range.begin, end = n->range.end;
     if (strncmp(text + p, "if", 2) != 0 || pol_ident_char((unsigned char)text[p + 2]))
         return 0;
-    p = skip_blanks(text, p + 2, end);
+    p = pol_skip_blanks(text, end, p + 2);
     if (p >= end || text[p] != '(')
         return 0;
-    size_t close = after_match(text, p, end);
+    size_t close = pol_close_bracket(text, end, p);
     if (!close)
         return 0;
     g->node = index;
-    g->cond_begin = p + 1, g->cond_end = close - 1;
-    p = skip_blanks(text, close, end);
+    g->cond_begin = p + 1, g->cond_end = close;
+    p = pol_skip_blanks(text, end, close + 1);
     g->then_begin = p;
     if (p < end && text[p] == '{') {
-        g->then_end = after_match(text, p, end);
+        size_t brace = pol_close_bracket(text, end, p);
+        g->then_end = brace ? brace + 1 : 0;
     } else {
         int depth = 0;
         for (; p < limit && (text[p] != ';' || depth > 0); p++) {
@@ -344,7 +302,7 @@ static int plain_if(const char *text, const body_node *n, long index, size_t lim
     }
     if (!g->then_end || g->then_end < end)
         return 0;
-    size_t next = skip_blanks(text, g->then_end, limit);
+    size_t next = pol_skip_blanks(text, limit, g->then_end);
     return !(next + 4 <= limit && strncmp(text + next, "else", 4) == 0 &&
              !pol_ident_char((unsigned char)text[next + 4]));
 }
@@ -391,53 +349,6 @@ static int declared(const tu_model *m, const kernel *k, const char *name, arena 
 
 /* ---- the transform ------------------------------------------------------- */
 
-typedef struct tiled_array {
-    const char *name, *type;
-    long center; /* the node of its (0, 0) read */
-} tiled_array;
-
-/* the arrays of k whose every read is a stencil read in g's body, with a
- * (0, 0) read and a neighbour inside a block; how many */
-static int find_arrays(const tu_model *m, const kernel *k, const guard *g, const pol_facts *f,
-                       symtab *syms, arena *a, tiled_array *out)
-{
-    int n = 0;
-    for (size_t p = 0; p < k->params.len && n < MAX_ARRAYS; p++) {
-        const kernel_param *param = &k->params.items[p];
-        const char *type = pol_pointee_type(param, a);
-        if (!param->is_pointer || !type || !pol_param_read_only(m, k, param->name))
-            continue;
-        int ok = 1, neighbour = 0, first = 1;
-        long center = -1;
-        mono width = {1, 0, {0}};
-        for (size_t i = 0; ok && i < k->body.len; i++) {
-            const body_node *b = &k->body.items[i];
-            if (b->kind != BODY_SUBSCRIPT || !b->base || strcmp(b->base, param->name) != 0)
-                continue;
-            int di, dj;
-            mono w;
-            ok = b->parent == g->node && !b->range.in_macro && b->range.begin >= g->then_begin &&
-                 b->range.end <= g->then_end &&
-                 stencil_offsets(pol_text(m, &b->index, a), syms, a, &di, &dj, &w) &&
-                 (first || mono_same_syms(&w, &width));
-            first = 0, width = w;
-            if (ok && di == 0 && dj == 0)
-                center = (long)i;
-            if (ok && (di || dj) && (di < 0 ? -di : di) < f->block[1] && (dj < 0 ? -dj : dj) < f->block[0])
-                neighbour = 1;
-        }
-        /* the same row width in every thread: parameters, macros and
-         * constants that nothing assigns */
-        for (int s = 0; ok && s < width.n; s++)
-            ok = !assigned(m, k, syms->name[width.sym[s]], a) && !declared(m, k, syms->name[width.sym[s]], a);
-        if (!ok || center < 0 || !neighbour)
-            continue;
-        tiled_array t = {param->name, type, center};
-        out[n++] = t;
-    }
-    return n;
-}
-
 /* the read of t at offsets (di, dj), for a block of bx x by threads */
 static const char *tiled_read(const char *name, const char *original, int di, int dj, int bx, int by,
                               arena *a)
@@ -458,6 +369,65 @@ static const char *tiled_read(const char *name, const char *original, int di, in
                                  y, x, name, y, x, original);
     sb_free(&c);
     return r;
+}
+
+typedef struct tiled_array {
+    const char *name, *type;
+    long center;        /* the node of its (0, 0) read */
+    pol_edit_vec reads; /* each read made a tiled one */
+} tiled_array;
+
+/* the arrays of k whose every read is a stencil read in g's body, with a
+ * (0, 0) read and a neighbour inside a block, each with its reads' edits;
+ * how many */
+static int find_arrays(const tu_model *m, const kernel *k, const guard *g, const pol_facts *f,
+                       symtab *syms, arena *a, tiled_array *out)
+{
+    int n = 0;
+    for (size_t p = 0; p < k->params.len && n < MAX_ARRAYS; p++) {
+        const kernel_param *param = &k->params.items[p];
+        const char *type = pol_pointee_type(param, a);
+        if (!param->is_pointer || !type || !pol_param_read_only(m, k, param->name))
+            continue;
+        int ok = 1, neighbour = 0, first = 1;
+        long center = -1;
+        mono width = {1, 0, {0}};
+        pol_edit_vec reads = {0};
+        for (size_t i = 0; ok && i < k->body.len; i++) {
+            const body_node *b = &k->body.items[i];
+            if (b->kind != BODY_SUBSCRIPT || !b->base || strcmp(b->base, param->name) != 0)
+                continue;
+            int di, dj;
+            mono w;
+            ok = b->parent == g->node && !b->range.in_macro && b->range.begin >= g->then_begin &&
+                 b->range.end <= g->then_end &&
+                 stencil_offsets(pol_text(m, &b->index, a), syms, a, &di, &dj, &w) &&
+                 (first || mono_same_syms(&w, &width));
+            first = 0, width = w;
+            if (ok && di == 0 && dj == 0)
+                center = (long)i;
+            if (ok && (di || dj) && (di < 0 ? -di : di) < f->block[1] && (dj < 0 ? -dj : dj) < f->block[0])
+                neighbour = 1;
+            if (ok) {
+                pol_edit e = {b->range.begin, b->range.end,
+                              tiled_read(param->name, pol_text(m, &b->range, a), di, dj, f->block[0],
+                                         f->block[1], a),
+                              0};
+                vec_push(&reads, e);
+            }
+        }
+        /* the same row width in every thread: parameters, macros and
+         * constants that nothing assigns */
+        for (int s = 0; ok && s < width.n; s++)
+            ok = !assigned(m, k, syms->name[width.sym[s]], a) && !declared(m, k, syms->name[width.sym[s]], a);
+        if (!ok || center < 0 || !neighbour) {
+            vec_free(&reads);
+            continue;
+        }
+        tiled_array t = {param->name, type, center, reads};
+        out[n++] = t;
+    }
+    return n;
 }
 
 /* a guard and what stands before it allow a barrier there: NULL, or why not */
@@ -535,8 +505,11 @@ int pol_transform_stencil_tile(const tu_model *m, const kernel *k, const pol_fac
                "top-level if without else";
         return 1;
     }
-    if ((*why = guard_problem(k, text, &g, a)) != NULL)
+    if ((*why = guard_problem(k, text, &g, a)) != NULL) {
+        for (int t = 0; t < n; t++)
+            vec_free(&arrays[t].reads);
         return 1;
+    }
     int bx = f->block[0], by = f->block[1];
     const body_node *ifn = &k->body.items[g.node];
     int blanks;
@@ -571,17 +544,10 @@ int pol_transform_stencil_tile(const tu_model *m, const kernel *k, const pol_fac
     pol_edit guard_edit = {g.cond_begin, g.cond_end, "cl1cc_in", 0};
     vec_push(out, tile);
     vec_push(out, guard_edit);
-    for (int t = 0; t < n; t++)
-        for (size_t i = 0; i < k->body.len; i++) {
-            const body_node *b = &k->body.items[i];
-            if (b->kind != BODY_SUBSCRIPT || !b->base || strcmp(b->base, arrays[t].name) != 0)
-                continue;
-            int di, dj;
-            mono w;
-            stencil_offsets(pol_text(m, &b->index, a), &syms, a, &di, &dj, &w);
-            pol_edit e = {b->range.begin, b->range.end,
-                          tiled_read(arrays[t].name, pol_text(m, &b->range, a), di, dj, bx, by, a), 0};
-            vec_push(out, e);
-        }
+    for (int t = 0; t < n; t++) {
+        for (size_t i = 0; i < arrays[t].reads.len; i++)
+            vec_push(out, arrays[t].reads.items[i]);
+        vec_free(&arrays[t].reads);
+    }
     return 0;
 }
