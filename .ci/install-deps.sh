@@ -8,7 +8,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     cmake ninja-build gcc g++ make python3 git chromium pre-commit \
-    libclang-16-dev libcjson-dev libsqlite3-dev libcurl4-openssl-dev zlib1g-dev \
+    libclang-19-dev libcjson-dev libsqlite3-dev libcurl4-openssl-dev zlib1g-dev \
     slurm-wlm munge \
     >/dev/null
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then

@@ -5,7 +5,7 @@
 # cannot parse CUDA 13 headers, so the version is required, not preferred.
 set(_lc_version ${LibClang_FIND_VERSION_MAJOR})
 if(NOT _lc_version)
-  set(_lc_version 16)
+  set(_lc_version 19)
 endif()
 set(_lc_roots /usr/lib/llvm-${_lc_version} /usr/local/opt/llvm@${_lc_version} ${LIBCLANG_ROOT})
 find_path(LibClang_INCLUDE_DIR clang-c/Index.h

@@ -18,65 +18,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const char *stub_dir(const fe_options *opt, arena *a)
-{
-    if (opt->stub_dir)
-        return opt->stub_dir;
-    const char *env = getenv("CL1CC_STUB_DIR");
-    if (env && *env)
-        return env;
-    return arena_printf(a, "%s/../share/cl1cc/clang-stubs", self_exe_dir());
-}
-
-static const char *cuda_path(const fe_options *opt)
-{
-    if (opt->cuda_path)
-        return opt->cuda_path;
-    const char *env = getenv("CUDA_PATH");
-    if (env && *env)
-        return env;
-    env = getenv("CUDA_HOME");
-    if (env && *env)
-        return env;
-    return "/usr/local/cuda";
-}
-
-size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out)
-{
-    size_t cap = opt->n_flags + 24, n = 0;
-    const char **args = arena_alloc(a, cap * sizeof *args);
-    args[n++] = "-x";
-    args[n++] = "cuda";
-    /* host side: sees the kernels' bodies and every launch; the arch is
-     * the parser's own, apart from the user's (clang 16 knows sm_90 but not
-     * sm_90a or sm_100) */
-    args[n++] = "--cuda-host-only";
-    args[n++] = arena_printf(a, "--cuda-path=%s", cuda_path(opt));
-    args[n++] = "--cuda-gpu-arch=sm_90";
-    args[n++] = "-Wno-unknown-cuda-version";
-    args[n++] = "-nocudalib";
-    /* stand-ins for headers CUDA 13 removed but clang 16's wrapper includes */
-    args[n++] = "-isystem";
-    args[n++] = stub_dir(opt, a);
-    const char *resource = getenv("CL1CC_CLANG_RESOURCE_DIR");
-    if (resource && *resource) {
-        args[n++] = "-resource-dir";
-        args[n++] = resource;
-    }
-    int has_std = 0;
-    for (size_t i = 0; i < opt->n_flags; i++)
-        if (strncmp(opt->flags[i], "-std=", 5) == 0)
-            has_std = 1;
-    if (!has_std)
-        args[n++] = "-std=c++17"; /* nvcc 13's default dialect */
-    args[n++] = "-D__NVCC__";
-    args[n++] = "-ferror-limit=50";
-    for (size_t i = 0; i < opt->n_flags; i++)
-        args[n++] = opt->flags[i];
-    *args_out = args;
-    return n;
-}
-
 static int report_diagnostics(CXTranslationUnit tu, int max_errors, strbuf *diags)
 {
     int errors = 0;

@@ -1,2 +1,2 @@
-/* cl1cc stand-in: CUDA 13 removed this header, which clang 16's CUDA
- * wrapper still includes.  Empty on purpose; used only for parsing. */
+/* cl1cc stand-in: CUDA 13 removed this header (surface references).  Empty
+ * on purpose; used only for parsing. */
