@@ -27,6 +27,7 @@ void model_free(tu_model *m)
     vec_free(&m->launches);
     vec_free(&m->decls);
     vec_free(&m->files);
+    vec_free(&m->skipped);
     arena_free(&m->strings);
 }
 

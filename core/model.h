@@ -146,7 +146,17 @@ typedef struct source_file {
     size_t len;
 } source_file;
 
+/* A kernel the frontend found but leaves alone: clang reported an error in
+ * its own text, in something it needs or in one of its launches.  No stage
+ * tunes, captures or rewrites it. */
+typedef struct skipped_kernel {
+    const char *name;   /* qualified */
+    src_range decl_range;
+    const char *reason; /* the first such error, "file:line:col: error: ..." */
+} skipped_kernel;
+
 typedef VEC(kernel) kernel_vec;
+typedef VEC(skipped_kernel) skipped_kernel_vec;
 typedef VEC(launch_site) launch_vec;
 typedef VEC(dependency) dependency_vec;
 typedef VEC(source_file) source_file_vec;
@@ -158,6 +168,11 @@ typedef struct tu_model {
     launch_vec launches;
     dependency_vec decls;
     source_file_vec files; /* every user file a range can point into */
+    skipped_kernel_vec skipped; /* kernels left alone (not in kernels) */
+    /* errors clang reported that touch no kernel, nothing a kernel needs
+     * and no launch (host code clang rejects and nvcc accepts): ignored */
+    unsigned ignored_errors;
+    const char *first_ignored_error;
     src_range main_function_name; /* "main" in the main file, if defined */
     double parse_seconds;
 } tu_model;

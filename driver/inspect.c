@@ -175,6 +175,16 @@ static void print_summary(const tu_model *m, int with_body)
         }
         printf("]\n");
     }
+    for (size_t i = 0; i < m->skipped.len; i++) {
+        const skipped_kernel *sk = &m->skipped.items[i];
+        printf("skipped kernel %s at %s:%u:%u: left alone: %s\n", sk->name,
+               display_path(sk->decl_range.file, main_dir), sk->decl_range.line,
+               sk->decl_range.col, sk->reason);
+    }
+    if (m->ignored_errors)
+        printf("note: ignored %u error%s in code no kernel needs (clang rejects what nvcc "
+               "accepts); the first: %s\n",
+               m->ignored_errors, m->ignored_errors == 1 ? "" : "s", m->first_ignored_error);
 }
 
 /* Flags for `file` from a compile_commands.json in build_dir, in nvcc

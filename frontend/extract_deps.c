@@ -381,9 +381,10 @@ void fe_collect_dependencies(fe_context *cx)
         macros_in_range(&cl, &cl.k->decl_range, &macro_work);
         size_t ast_deps = cl.k->deps.len;
         for (size_t d = 0; d < ast_deps; d++) {
-            const dependency *dep = &m->decls.items[cl.k->deps.items[d]];
-            if (dep->kind != DECL_MACRO)
-                macros_in_range(&cl, &dep->range, &macro_work);
+            /* a copy: interning a macro may move m->decls */
+            dependency dep = m->decls.items[cl.k->deps.items[d]];
+            if (dep.kind != DECL_MACRO)
+                macros_in_range(&cl, &dep.range, &macro_work);
         }
         while (macro_work.len) {
             CXCursor def = macro_work.items[--macro_work.len];

@@ -50,8 +50,13 @@ int fe_range_in_macro(const fe_context *cx, const src_range *r);
 /* the range is exactly one macro invocation, "LAUNCH(k, p)" */
 int fe_range_is_invocation(const fe_context *cx, const src_range *r);
 
-/* parse.c: any diagnostic of error severity or worse */
+/* parse.c: any diagnostic of error severity or worse; of fatal severity */
 int fe_tu_has_errors(CXTranslationUnit tu);
+int fe_tu_has_fatal(CXTranslationUnit tu);
+
+/* diagnostics.c: leaves alone (moves to model.skipped) each kernel that an
+ * error touches, counts the others as ignored; returns the errors seen */
+int fe_apply_errors(fe_context *cx);
 
 /* pch_cache.c: the cached PCH for these parser arguments (built on first
  * use), or NULL to parse without one */

@@ -134,6 +134,16 @@ cJSON *fe_model_to_json(const tu_model *m, int with_text)
             add_opt_string(o, "text", fe_range_text(m, &d->range, &scratch));
         cJSON_AddItemToArray(ds, o);
     }
+    cJSON *sk = cJSON_AddArrayToObject(root, "skipped_kernels");
+    for (size_t i = 0; i < m->skipped.len; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->skipped.items[i].name);
+        cJSON_AddItemToObject(o, "decl_range", range_json(&m->skipped.items[i].decl_range));
+        cJSON_AddStringToObject(o, "reason", m->skipped.items[i].reason);
+        cJSON_AddItemToArray(sk, o);
+    }
+    cJSON_AddNumberToObject(root, "ignored_errors", m->ignored_errors);
+    add_opt_string(root, "first_ignored_error", m->first_ignored_error);
     arena_free(&scratch);
     return root;
 }

@@ -43,17 +43,27 @@ static int report_diagnostics(CXTranslationUnit tu, int max_errors, strbuf *diag
     return errors;
 }
 
-int fe_tu_has_errors(CXTranslationUnit tu)
+static int has_severity(CXTranslationUnit tu, enum CXDiagnosticSeverity at_least)
 {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        int bad = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        int bad = clang_getDiagnosticSeverity(d) >= at_least;
         clang_disposeDiagnostic(d);
         if (bad)
             return 1;
     }
     return 0;
+}
+
+int fe_tu_has_errors(CXTranslationUnit tu)
+{
+    return has_severity(tu, CXDiagnostic_Error);
+}
+
+int fe_tu_has_fatal(CXTranslationUnit tu)
+{
+    return has_severity(tu, CXDiagnostic_Fatal);
 }
 
 typedef struct walk_state {
@@ -188,9 +198,10 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
         with_pch[nargs + 1] = pch;
         rc = clang_parseTranslationUnit2(index, path, with_pch, (int)nargs + 2,
                                          NULL, 0, flags, &tu);
-        /* a stale or unusable PCH (headers changed since): the parse
-         * without it is the one that counts, diagnostics included */
-        if (rc != CXError_Success || !tu || fe_tu_has_errors(tu)) {
+        /* a stale or unusable PCH (headers changed since) is a fatal
+         * error: the parse without it is the one that counts, diagnostics
+         * included (plain errors are the TU's own, PCH or not) */
+        if (rc != CXError_Success || !tu || fe_tu_has_fatal(tu)) {
             if (tu)
                 clang_disposeTranslationUnit(tu);
             tu = NULL;
@@ -214,10 +225,11 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                                                               : FE_USER_ERROR;
     }
 
-    /* success can come back after a fatal diagnostic: check each one */
-    int errors = report_diagnostics(tu, opt->max_errors > 0 ? opt->max_errors : 10,
-                                    diags);
-    if (errors) {
+    /* success can come back after a fatal diagnostic (a missing header):
+     * then nothing in the TU can be trusted */
+    int max_errors = opt->max_errors > 0 ? opt->max_errors : 10;
+    if (fe_tu_has_fatal(tu)) {
+        report_diagnostics(tu, max_errors, diags);
         clang_disposeTranslationUnit(tu);
         clang_disposeIndex(index);
         return FE_USER_ERROR;
@@ -236,7 +248,15 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
     walk_state ws = {&cx, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ws);
     fe_collect_dependencies(&cx);
-    if (opt->with_bodies)
+    /* errors that touch a kernel leave it alone; the others are host code
+     * clang rejects and nvcc accepts.  With no kernel left to read, the
+     * errors are the user's to see. */
+    fe_status result = FE_OK;
+    if (fe_tu_has_errors(tu) && fe_apply_errors(&cx) > 0 && out->kernels.len == 0) {
+        report_diagnostics(tu, max_errors, diags);
+        result = FE_USER_ERROR;
+    }
+    if (result == FE_OK && opt->with_bodies)
         fe_extract_bodies(&cx);
     out->parse_seconds = now_seconds() - start;
 
@@ -246,5 +266,5 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
     vec_free(&cx.decl_cursors);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(index);
-    return FE_OK;
+    return result;
 }
