@@ -181,6 +181,11 @@ void model_init(tu_model *m);
 void model_free(tu_model *m);
 /* "function", "type", "variable", "macro", "kernel" */
 const char *model_decl_kind_name(decl_kind k);
+/* The model as bytes (model_codec.c), for handing it between processes of
+ * one cl1cc binary; decode fills an initialised model and returns 0, or -1
+ * on malformed bytes (then free the model). */
+void model_encode(const tu_model *m, strbuf *out);
+int model_decode(const char *bytes, size_t len, tu_model *m);
 /* The file a range points into, or NULL. */
 const source_file *model_file(const tu_model *m, const char *path);
 

@@ -50,6 +50,10 @@ int fe_range_in_macro(const fe_context *cx, const src_range *r);
 /* the range is exactly one macro invocation, "LAUNCH(k, p)" */
 int fe_range_is_invocation(const fe_context *cx, const src_range *r);
 
+/* parse.c: fe_parse's work, in this process (parse_isolated.c runs it in
+ * a child) */
+fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model *out,
+                              strbuf *diags);
 /* parse.c: any diagnostic of error severity or worse; of fatal severity */
 int fe_tu_has_errors(CXTranslationUnit tu);
 int fe_tu_has_fatal(CXTranslationUnit tu);

@@ -162,8 +162,8 @@ static fe_status check_input(const char *path, const fe_options *opt, strbuf *di
     return FE_OK;
 }
 
-fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
-                   strbuf *diags)
+fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model *out,
+                              strbuf *diags)
 {
     fe_options defaults;
     if (!opt) {

@@ -6,11 +6,18 @@
  */
 #include "internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The cache holds one PCH (about 6 MB) per set of parser arguments; past
+ * this many bytes the least recently used go.  CL1CC_PCH_CACHE_MB sets it. */
+#define PCH_CACHE_DEFAULT_MB 256
 
 static const char *cache_dir(arena *a)
 {
@@ -88,6 +95,73 @@ static int build_pch(CXIndex index, const char *const *args, size_t n,
     return 0;
 }
 
+static unsigned long long cache_limit_bytes(void)
+{
+    const char *env = getenv("CL1CC_PCH_CACHE_MB");
+    long long mb = env && *env ? atoll(env) : PCH_CACHE_DEFAULT_MB;
+    if (mb < 0)
+        mb = PCH_CACHE_DEFAULT_MB;
+    return (unsigned long long)mb << 20;
+}
+
+typedef struct pch_entry {
+    char *name;
+    time_t used; /* mtime: touched on every use */
+    unsigned long long bytes;
+} pch_entry;
+
+static int least_recent_first(const void *a, const void *b)
+{
+    const pch_entry *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used;
+}
+
+/* Removes the least recently used PCHs (and their empty sources) until the
+ * cache is within its limit; keep is never removed. */
+static void evict(const char *dir, const char *keep, arena *a)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    VEC(pch_entry) entries = {0};
+    unsigned long long total = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        struct stat st;
+        const char *path = arena_printf(a, "%s/%s", dir, e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
+            /* a write a killed process left half done */
+            if (stat(path, &st) == 0 && st.st_mtime < time(NULL) - 3600)
+                unlink(path);
+            continue;
+        }
+        if (len < 5 || strcmp(e->d_name + len - 4, ".pch") != 0)
+            continue;
+        if (stat(path, &st) != 0)
+            continue;
+        pch_entry pe = {arena_strdup(a, e->d_name), st.st_mtime,
+                        (unsigned long long)st.st_size};
+        total += pe.bytes;
+        vec_push(&entries, pe);
+    }
+    closedir(d);
+    unsigned long long limit = cache_limit_bytes();
+    if (entries.len)
+        qsort(entries.items, entries.len, sizeof *entries.items, least_recent_first);
+    for (size_t i = 0; i < entries.len && total > limit; i++) {
+        const char *path = arena_printf(a, "%s/%s", dir, entries.items[i].name);
+        if (strcmp(path, keep) == 0)
+            continue;
+        if (unlink(path) == 0 || errno == ENOENT) {
+            total -= entries.items[i].bytes;
+            unlink(arena_printf(a, "%s.cu", path));
+            log_verbose("removed the least recently used precompiled headers %s", path);
+        }
+    }
+    vec_free(&entries);
+}
+
 const char *fe_pch_for(CXIndex index, const char *const *args, size_t n, arena *a)
 {
     const char *off = getenv("CL1CC_NO_PCH");
@@ -99,13 +173,18 @@ const char *fe_pch_for(CXIndex index, const char *const *args, size_t n, arena *
     char key[65];
     pch_key(args, n, key);
     const char *path = arena_printf(a, "%s/%s.pch", dir, key);
-    if (access(path, R_OK) == 0)
+    if (access(path, R_OK) == 0) {
+        /* its time of use, for the eviction order (the PCH's own check is of
+         * its source's time, not of its own) */
+        utimensat(AT_FDCWD, path, NULL, 0);
         return path;
+    }
     if (build_pch(index, args, n, dir, path, a) != 0) {
         log_verbose("no precompiled CUDA headers in %s: parsing without", dir);
         return NULL;
     }
     log_verbose("precompiled the CUDA headers into %s", path);
+    evict(dir, path, a);
     return path;
 }
 
