@@ -61,9 +61,25 @@ int fe_tu_has_errors(CXTranslationUnit tu)
     return has_severity(tu, CXDiagnostic_Error);
 }
 
+/* Fatal: nothing after it can be trusted.  KeepGoing parses report a
+ * missing header as a plain error, so it is told by its text. */
 int fe_tu_has_fatal(CXTranslationUnit tu)
 {
-    return has_severity(tu, CXDiagnostic_Fatal);
+    if (has_severity(tu, CXDiagnostic_Fatal))
+        return 1;
+    unsigned n = clang_getNumDiagnostics(tu);
+    int fatal = 0;
+    for (unsigned i = 0; i < n && !fatal; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString text = clang_getDiagnosticSpelling(d);
+            const char *t = clang_getCString(text);
+            fatal = t && strstr(t, "file not found") != NULL;
+            clang_disposeString(text);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return fatal;
 }
 
 typedef struct walk_state {
