@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh STAGE [ARGS]: what this session checks on the GPU machine, in one
-# call per stage.  Carry .deps (Debian's libclang 16 and cJSON packages),
+# call per stage.  Carry .deps (Debian's libclang 19 and cJSON packages),
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, long kernels,
@@ -21,7 +21,7 @@ set -u
 OUT=${OUT:-/tmp/cl1cc-out}
 mkdir -p "$OUT" /tmp/deps
 for f in .deps/*.deb; do dpkg -x "$f" /tmp/deps; done
-export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:/tmp/deps/usr/lib/llvm-16/lib
+export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:/tmp/deps/usr/lib/llvm-19/lib
 export PATH="$PATH:/usr/local/cuda/bin"
 cl1cc=$PWD/build/device/bin/cl1cc
 summary=$OUT/summary.txt
