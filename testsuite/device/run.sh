@@ -17,6 +17,12 @@
 #                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first;
 #                      TUNE_TAG=name: its own output, tune-name.tgz)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
+# The GPU machine has no libclang 19 and no network.  Here, once:
+#   mkdir -p .deps && cd .deps && apt-get download libclang1-19 \
+#       libclang-common-19-dev libllvm19 libicu72 libz3-4 libxml2 libedit2 libcjson1
+# (about 50 MB; `ldd build/release/bin/cl1cc` names what else the build links)
+# and a release build copied to build/device (bin/, share/); carry both.
+# cl1cc finds clang's resource headers beside the unpacked libclang.
 set -u
 OUT=${OUT:-/tmp/cl1cc-out}
 mkdir -p "$OUT" /tmp/deps
