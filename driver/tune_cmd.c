@@ -63,7 +63,8 @@ static void usage(void)
             "  --work DIR           keep the variants and judge logs here (shared with\n"
             "                       the nodes for slurm)\n"
             "  --json FILE          a summary for tools and `cl1cc ci`\n"
-            "  --runs N, --rounds N, --seeds N, --timeout S   passed to the judge\n");
+            "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
+            "                       passed to the judge\n");
 }
 
 static double now_s(void)
