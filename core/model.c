@@ -1,5 +1,6 @@
 /*
- * model.c: lifetime of a tu_model.
+ * model.c: lifetime of a tu_model, and the text of the shared enums
+ * (declaration kinds, verdicts).
  */
 #include "model.h"
 
@@ -52,4 +53,32 @@ const char *model_decl_kind_name(decl_kind k)
     case DECL_KERNEL: return "kernel";
     }
     return "unknown";
+}
+
+/* index = verdict_kind: the one place verdicts are spelled */
+static const char *const verdict_names[] = {
+    [VERDICT_PENDING] = "pending",     [VERDICT_PASS] = "pass",
+    [VERDICT_WRONG] = "wrong",         [VERDICT_BUILD_ERROR] = "build_error",
+    [VERDICT_CRASH] = "crash",         [VERDICT_TIMEOUT] = "timeout",
+    [VERDICT_SANITIZER] = "sanitizer", [VERDICT_ERROR] = "error",
+    [VERDICT_NOT_RUN] = "not_run",     [VERDICT_BAD_REPLY] = "bad_reply",
+    [VERDICT_UNKNOWN] = "unknown",
+};
+
+const char *verdict_name(verdict_kind v)
+{
+    size_t n = sizeof verdict_names / sizeof verdict_names[0];
+    return (size_t)v < n ? verdict_names[v] : "unknown";
+}
+
+int verdict_parse(const char *text, verdict_kind *out)
+{
+    size_t n = sizeof verdict_names / sizeof verdict_names[0];
+    for (size_t i = 0; text && i + 1 < n; i++)
+        if (strcmp(text, verdict_names[i]) == 0) {
+            *out = (verdict_kind)i;
+            return 0;
+        }
+    *out = VERDICT_UNKNOWN;
+    return -1;
 }

@@ -177,6 +177,28 @@ typedef struct tu_model {
     double parse_seconds;
 } tu_model;
 
+/* What the judge (or the proposer, for bad_reply) concluded about one
+ * variant.  verdict_name gives the text the database rows and the judge's
+ * JSON carry; verdict_parse reads it back. */
+typedef enum verdict_kind {
+    VERDICT_PENDING,     /* "pending": not judged yet (never stored) */
+    VERDICT_PASS,        /* "pass": equal outputs on every input set */
+    VERDICT_WRONG,       /* "wrong": some output differs */
+    VERDICT_BUILD_ERROR, /* "build_error": the variant did not compile */
+    VERDICT_CRASH,       /* "crash": the run exited non-zero or on a signal */
+    VERDICT_TIMEOUT,     /* "timeout": killed at the wall-time limit */
+    VERDICT_SANITIZER,   /* "sanitizer": compute-sanitizer found an error */
+    VERDICT_ERROR,       /* "error": the run could not start */
+    VERDICT_NOT_RUN,     /* "not_run": built but not verified (no GPU) */
+    VERDICT_BAD_REPLY,   /* "bad_reply": the proposal failed before the judge */
+    VERDICT_UNKNOWN      /* "unknown": a spelling this version does not know */
+} verdict_kind;
+
+/* the text of v ("unknown" for a value outside the enum) */
+const char *verdict_name(verdict_kind v);
+/* 0 and *out, or -1 (and VERDICT_UNKNOWN) for a text that is none of them */
+int verdict_parse(const char *text, verdict_kind *out);
+
 void model_init(tu_model *m);
 void model_free(tu_model *m);
 /* "function", "type", "variable", "macro", "kernel" */

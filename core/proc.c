@@ -391,6 +391,191 @@ static void record_status(proc_result *res, int status)
     }
 }
 
+/* the pipes of a run: the child's exec errno, and its stdout and stderr
+ * when captured; 0, or -1 with errno and every pipe closed */
+static int open_pipes(const proc_options *opt, int errp[2], int outp[2], int errout[2])
+{
+    if (make_pipe(errp) == 0 && (!opt->capture_stdout || make_pipe(outp) == 0) &&
+        (!opt->capture_stderr || make_pipe(errout) == 0))
+        return 0;
+    int saved = errno;
+    close_fd(&errp[0]), close_fd(&errp[1]), close_fd(&outp[0]), close_fd(&outp[1]);
+    close_fd(&errout[0]), close_fd(&errout[1]);
+    errno = saved;
+    return -1;
+}
+
+/* A running child watched by proc_run: its output read, its limits and
+ * the caller's signals applied, until it has exited and its pipes are
+ * drained. */
+typedef struct run_watch {
+    pid_t pid;
+    int group;
+    proc_result *res;
+    capture caps[2];
+    int errp;              /* the exec-errno pipe's read end */
+    int child_errno;
+    size_t errno_got;
+    int pidfd;
+    int exited;
+    int stopping;          /* SIGTERM (or the caught signal) sent; SIGKILL at kill_at */
+    int passed_signal;     /* a signal of ours passed on: raised again at the end */
+    double grace, term_at, kill_at;
+    double drain_until;    /* after the exit, how long leftover writers may hold the pipes */
+    const sigset_t *wait_mask;
+} run_watch;
+
+/* the signals the child gets at time t: the caller's caught one passed on,
+ * SIGTERM at the wall-time limit, SIGKILL after the grace */
+static void watch_limits(run_watch *w, double t)
+{
+    if (w->exited)
+        return;
+    if (caught_signal && !w->passed_signal) {
+        w->passed_signal = caught_signal;
+        if (!w->stopping) {
+            signal_child(w->pid, w->group, w->passed_signal);
+            w->stopping = 1;
+            w->kill_at = t + w->grace;
+        }
+    }
+    if (!w->stopping && w->term_at > 0 && t >= w->term_at) {
+        w->res->timed_out = 1;
+        signal_child(w->pid, w->group, SIGTERM);
+        w->stopping = 1;
+        w->kill_at = t + w->grace;
+    }
+    if (w->kill_at > 0 && t >= w->kill_at) {
+        signal_child(w->pid, w->group, SIGKILL);
+        w->kill_at = 0;
+    }
+}
+
+/* how long ppoll may sleep at time t with n descriptors (NULL: no limit) */
+static struct timespec *watch_timeout(const run_watch *w, double t, int n, struct timespec *ts)
+{
+    double wake = w->exited ? w->drain_until
+                            : (w->kill_at > 0 ? w->kill_at : (w->stopping ? 0 : w->term_at));
+    double wait_s = wake > 0 ? wake - t + 0.001 : -1;
+    if (!w->exited && w->pidfd < 0 && (wait_s < 0 || wait_s > 0.02))
+        wait_s = 0.02; /* no pidfd: look at the child now and then */
+    if (wait_s < 0 && n == 0)
+        wait_s = 0.02;
+    if (wait_s < 0)
+        return NULL;
+    ts->tv_sec = (time_t)wait_s;
+    ts->tv_nsec = (long)((wait_s - (double)ts->tv_sec) * 1e9);
+    return ts;
+}
+
+/* what is readable: output into the captures, the exec errno */
+static void watch_read(run_watch *w, const struct pollfd *pfd, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        if (pfd[i].fd == w->errp) {
+            ssize_t got = read(w->errp, (char *)&w->child_errno + w->errno_got,
+                               sizeof w->child_errno - w->errno_got);
+            if (got > 0)
+                w->errno_got += (size_t)got;
+            else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+                close_fd(&w->errp);
+        } else if (pfd[i].fd != w->pidfd) { /* the pidfd: the loop head sees the exit */
+            for (int c = 0; c < 2; c++)
+                if (w->caps[c].fd == pfd[i].fd)
+                    capture_read(&w->caps[c]);
+        }
+    }
+}
+
+/* one wait for output, the exit or a deadline */
+static void watch_poll(run_watch *w, double t)
+{
+    struct pollfd pfd[4];
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        if (w->caps[i].fd >= 0)
+            pfd[n++] = (struct pollfd){.fd = w->caps[i].fd, .events = POLLIN};
+    if (w->errp >= 0)
+        pfd[n++] = (struct pollfd){.fd = w->errp, .events = POLLIN};
+    if (!w->exited && w->pidfd >= 0)
+        pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
+    struct timespec ts;
+    int r = ppoll(pfd, (nfds_t)n, watch_timeout(w, t, n, &ts), w->wait_mask);
+    if (r < 0) {
+        if (errno == EINTR)
+            return;
+        log_warn("poll: %s", strerror(errno));
+        struct timespec pause_ts = {0, 20 * 1000 * 1000};
+        nanosleep(&pause_ts, NULL);
+        return;
+    }
+    watch_read(w, pfd, n);
+}
+
+static void watch(run_watch *w)
+{
+    for (;;) {
+        if (!w->exited && child_has_exited(w->pid)) {
+            w->exited = 1;
+            if (w->group)
+                kill(-w->pid, SIGKILL); /* leftovers of the group; fails if none */
+            w->drain_until = proc_now_seconds() + 1.0;
+        }
+        if (w->exited && w->caps[0].fd < 0 && w->caps[1].fd < 0 && w->errp < 0)
+            break;
+        double t = proc_now_seconds();
+        if (w->exited && t >= w->drain_until)
+            break;
+        watch_limits(w, t);
+        watch_poll(w, t);
+    }
+    close_fd(&w->caps[0].fd);
+    close_fd(&w->caps[1].fd);
+    close_fd(&w->errp);
+    close_fd(&w->pidfd);
+}
+
+/* the child reaped into res, the caller's signal state back (and a signal
+ * it caught meanwhile raised again); 0, or -1 when it never ran */
+static int reap(run_watch *w, double start, wait_signal_state *ws, const sigset_t *caller_mask)
+{
+    proc_result *res = w->res;
+    int status = 0;
+    pid_t got;
+    do
+        got = waitpid(w->pid, &status, 0);
+    while (got < 0 && errno == EINTR);
+    int wait_errno = errno;
+    res->wall_seconds = proc_now_seconds() - start;
+    int passed_signal = w->passed_signal ? w->passed_signal : caught_signal; /* arrived as the child ended */
+    wait_signals_restore(ws);
+    set_mask(caller_mask);
+    if (passed_signal)
+        raise(passed_signal); /* the caller's disposition decides; usually no return */
+    if (got < 0) {
+        log_warn("waitpid: %s", strerror(wait_errno));
+        res->spawn_failed = 1;
+        res->spawn_errno = wait_errno;
+        return -1;
+    }
+    if (w->errno_got == sizeof w->child_errno) {
+        res->spawn_failed = 1;
+        res->spawn_errno = w->child_errno;
+        return -1;
+    }
+    record_status(res, status);
+    return 0;
+}
+
+static int spawn_failed(proc_result *res, int err)
+{
+    res->spawn_failed = 1;
+    res->spawn_errno = err;
+    return -1;
+}
+
 int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *res)
 {
     static const proc_options defaults;
@@ -398,29 +583,18 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
     memset(res, 0, sizeof *res);
     sb_init(&res->out);
     sb_init(&res->err);
-    if (!argv || !argv[0]) {
-        res->spawn_failed = 1;
-        res->spawn_errno = EINVAL;
-        return -1;
-    }
+    if (!argv || !argv[0])
+        return spawn_failed(res, EINVAL);
     int env_owned;
     char **envp = build_env(opt, &env_owned);
-    if (!envp) {
-        res->spawn_failed = 1;
-        res->spawn_errno = errno;
-        return -1;
-    }
-
+    if (!envp)
+        return spawn_failed(res, errno);
     int errp[2] = {-1, -1}, outp[2] = {-1, -1}, errout[2] = {-1, -1};
-    if (make_pipe(errp) != 0 || (opt->capture_stdout && make_pipe(outp) != 0)
-        || (opt->capture_stderr && make_pipe(errout) != 0)) {
-        res->spawn_failed = 1;
-        res->spawn_errno = errno;
-        close_fd(&errp[0]), close_fd(&errp[1]), close_fd(&outp[0]), close_fd(&outp[1]);
-        close_fd(&errout[0]), close_fd(&errout[1]);
+    if (open_pipes(opt, errp, outp, errout) != 0) {
+        int saved = errno;
         if (env_owned)
             free(envp);
-        return -1;
+        return spawn_failed(res, saved);
     }
 
     int group = opt->new_process_group;
@@ -455,9 +629,7 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         wait_signals_restore(&ws);
         set_mask(&caller_mask);
         close_fd(&errp[0]), close_fd(&outp[0]), close_fd(&errout[0]);
-        res->spawn_failed = 1;
-        res->spawn_errno = fork_errno;
-        return -1;
+        return spawn_failed(res, fork_errno);
     }
     /* also done in the child; whichever runs first wins, and the other's
      * failure (EACCES after the exec) is expected */
@@ -465,130 +637,17 @@ int proc_run(const char *const argv[], const proc_options *opt_in, proc_result *
         (void)setpgid(pid, pid);
 
     size_t cap = opt->capture_cap ? opt->capture_cap : DEFAULT_CAPTURE_CAP;
-    capture caps[2] = {{outp[0], &res->out, &res->out_truncated, cap},
-                       {errout[0], &res->err, &res->err_truncated, cap}};
-    int child_errno = 0;
-    size_t errno_got = 0;
-    int pidfd = open_pidfd(pid);
-    int exited = 0;
-    int stopping = 0;      /* SIGTERM (or the caught signal) sent; SIGKILL at kill_at */
-    int passed_signal = 0; /* a signal of ours passed on: raised again at the end */
-    double grace = opt->limits.grace_seconds > 0 ? opt->limits.grace_seconds : 1.0;
-    double term_at = opt->limits.wall_seconds > 0 ? start + opt->limits.wall_seconds : 0;
-    double kill_at = 0;
-    double drain_until = 0; /* after the exit, how long leftover writers may hold the pipes */
-
-    for (;;) {
-        if (!exited && child_has_exited(pid)) {
-            exited = 1;
-            if (group)
-                kill(-pid, SIGKILL); /* leftovers of the group; fails if none */
-            drain_until = proc_now_seconds() + 1.0;
-        }
-        if (exited && caps[0].fd < 0 && caps[1].fd < 0 && errp[0] < 0)
-            break;
-        double t = proc_now_seconds();
-        if (exited && t >= drain_until)
-            break;
-        if (!exited && caught_signal && !passed_signal) {
-            passed_signal = caught_signal;
-            if (!stopping) {
-                signal_child(pid, group, passed_signal);
-                stopping = 1;
-                kill_at = t + grace;
-            }
-        }
-        if (!exited && !stopping && term_at > 0 && t >= term_at) {
-            res->timed_out = 1;
-            signal_child(pid, group, SIGTERM);
-            stopping = 1;
-            kill_at = t + grace;
-        }
-        if (!exited && kill_at > 0 && t >= kill_at) {
-            signal_child(pid, group, SIGKILL);
-            kill_at = 0;
-        }
-
-        struct pollfd pfd[4];
-        int n = 0;
-        for (int i = 0; i < 2; i++)
-            if (caps[i].fd >= 0)
-                pfd[n++] = (struct pollfd){.fd = caps[i].fd, .events = POLLIN};
-        if (errp[0] >= 0)
-            pfd[n++] = (struct pollfd){.fd = errp[0], .events = POLLIN};
-        if (!exited && pidfd >= 0)
-            pfd[n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-        double wake = exited ? drain_until : (kill_at > 0 ? kill_at : (stopping ? 0 : term_at));
-        double wait_s = wake > 0 ? wake - t + 0.001 : -1;
-        if (!exited && pidfd < 0 && (wait_s < 0 || wait_s > 0.02))
-            wait_s = 0.02; /* no pidfd: look at the child now and then */
-        if (wait_s < 0 && n == 0)
-            wait_s = 0.02;
-        struct timespec ts, *tsp = NULL;
-        if (wait_s >= 0) {
-            ts.tv_sec = (time_t)wait_s;
-            ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
-            tsp = &ts;
-        }
-        int r = ppoll(pfd, (nfds_t)n, tsp, &ws.wait_mask);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            log_warn("poll: %s", strerror(errno));
-            struct timespec pause_ts = {0, 20 * 1000 * 1000};
-            nanosleep(&pause_ts, NULL);
-            continue;
-        }
-        for (int i = 0; i < n; i++) {
-            if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            if (pfd[i].fd == errp[0]) {
-                ssize_t got = read(errp[0], (char *)&child_errno + errno_got,
-                                   sizeof child_errno - errno_got);
-                if (got > 0)
-                    errno_got += (size_t)got;
-                else if (got == 0 || (errno != EINTR && errno != EAGAIN))
-                    close_fd(&errp[0]);
-            } else if (pfd[i].fd == pidfd) {
-                /* the loop head sees the exit */
-            } else {
-                for (int c = 0; c < 2; c++)
-                    if (caps[c].fd == pfd[i].fd)
-                        capture_read(&caps[c]);
-            }
-        }
-    }
-    close_fd(&caps[0].fd);
-    close_fd(&caps[1].fd);
-    close_fd(&errp[0]);
-    close_fd(&pidfd);
-
-    int status = 0;
-    pid_t w;
-    do
-        w = waitpid(pid, &status, 0);
-    while (w < 0 && errno == EINTR);
-    int wait_errno = errno;
-    res->wall_seconds = proc_now_seconds() - start;
-    if (!passed_signal)
-        passed_signal = caught_signal; /* arrived as the child ended */
-    wait_signals_restore(&ws);
-    set_mask(&caller_mask);
-    if (passed_signal)
-        raise(passed_signal); /* the caller's disposition decides; usually no return */
-    if (w < 0) {
-        log_warn("waitpid: %s", strerror(wait_errno));
-        res->spawn_failed = 1;
-        res->spawn_errno = wait_errno;
-        return -1;
-    }
-    if (errno_got == sizeof child_errno) {
-        res->spawn_failed = 1;
-        res->spawn_errno = child_errno;
-        return -1;
-    }
-    record_status(res, status);
-    return 0;
+    run_watch w = {
+        .pid = pid, .group = group, .res = res,
+        .caps = {{outp[0], &res->out, &res->out_truncated, cap},
+                 {errout[0], &res->err, &res->err_truncated, cap}},
+        .errp = errp[0], .pidfd = open_pidfd(pid),
+        .grace = opt->limits.grace_seconds > 0 ? opt->limits.grace_seconds : 1.0,
+        .term_at = opt->limits.wall_seconds > 0 ? start + opt->limits.wall_seconds : 0,
+        .wait_mask = &ws.wait_mask,
+    };
+    watch(&w);
+    return reap(&w, start, &ws, &caller_mask);
 }
 
 /* ---- children that run while the caller does other work --------------- */

@@ -5,7 +5,6 @@
  * evaluation, and each verified variant with its speedup, in the tuning
  * database.  Without a GPU it builds everything and says what it skipped.
  */
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -121,7 +120,14 @@ static int is_arch_option(const char *a, int *takes_value)
     return 0;
 }
 
-static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_model *m,
+/* the variant's database hash: its source and its launch-rule edits */
+static void variant_hash(const char *source, char hash[65])
+{
+    char edits[LAUNCH_RULE_EDITS_MAX];
+    tunedb_variant_hash(source, launch_rule_edits(source, edits), hash);
+}
+
+static int record(const hn_judge_request *rq, const hn_judge_result *r, const tu_model *m,
                   const kernel *k, const nvcc_cmdline *cl, strbuf *err)
 {
     arena a;
@@ -139,11 +145,9 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
     int rc = tunedb_record_kernel(db, key, k->qualified_name, m->main_file, original, NULL, err);
     for (size_t i = 0; rc == 0 && i < r->n_variants; i++) {
         const hn_variant_verdict *v = &r->variants[i];
-        char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
-        const char *launch_edits = launch_rule_edits(o->variant_sources[i], edits);
-        tunedb_variant_hash(o->variant_sources[i], launch_edits, hash);
-        int passed = strcmp(v->verdict, "pass") == 0;
-        rc = tunedb_record_evaluation(db, key, hash, v->verdict,
+        char edits[LAUNCH_RULE_EDITS_MAX];
+        int passed = v->verdict == VERDICT_PASS;
+        rc = tunedb_record_evaluation(db, key, v->hash, verdict_name(v->verdict),
                                       passed ? v->timing.median_ms : NAN, v->detail, err);
         if (rc == 0 && passed) {
             tunedb_variant tv;
@@ -151,8 +155,8 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
             tv.kernel_key = key;
             tv.kernel_name = k->qualified_name;
             tv.arch = r->arch;
-            tv.source = o->variant_sources[i];
-            tv.launch_edits = launch_edits;
+            tv.source = rq->variant_sources[i];
+            tv.launch_edits = launch_rule_edits(rq->variant_sources[i], edits);
             tv.policy = "judge";
             tv.transforms = v->label;
             tv.verified = 1;
@@ -170,257 +174,270 @@ static int record(const hn_judge_options *o, const hn_judge_result *r, const tu_
     return rc;
 }
 
-static cJSON *timing_json(const hn_timing *t)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "runs", (double)t->runs);
-    cJSON_AddNumberToObject(o, "median_ms", t->median_ms);
-    cJSON_AddNumberToObject(o, "p25_ms", t->p25_ms);
-    cJSON_AddNumberToObject(o, "p75_ms", t->p75_ms);
-    cJSON_AddNumberToObject(o, "min_ms", t->min_ms);
-    cJSON_AddNumberToObject(o, "max_ms", t->max_ms);
-    return o;
-}
+/* ---- the command line ------------------------------------------------------ */
 
-/* the whole judgement as JSON, for the tune loop and other tools */
-static int write_json(const char *path, const hn_judge_options *o, const hn_judge_result *r,
-                      const tu_model *m, const kernel *k, size_t n_captures, strbuf *err)
-{
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "file", m->main_file);
-    cJSON_AddStringToObject(root, "kernel", k->qualified_name);
-    cJSON_AddStringToObject(root, "arch", r->arch);
-    cJSON_AddStringToObject(root, "gpu_name", r->gpu_name);
-    cJSON_AddBoolToObject(root, "ran_on_gpu", r->ran_on_gpu);
-    cJSON_AddNumberToObject(root, "captures", (double)n_captures);
-    cJSON_AddNumberToObject(root, "build_seconds", r->build_seconds);
-    cJSON_AddNumberToObject(root, "check_seconds", r->check_seconds);
-    cJSON_AddNumberToObject(root, "timing_seconds", r->timing_seconds);
-    cJSON_AddNumberToObject(root, "total_seconds", r->total_seconds);
-    cJSON_AddItemToObject(root, "original", timing_json(&r->original));
-    cJSON *vs = cJSON_AddArrayToObject(root, "variants");
-    for (size_t i = 0; i < r->n_variants; i++) {
-        const hn_variant_verdict *v = &r->variants[i];
-        char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
-        const char *launch_edits = launch_rule_edits(o->variant_sources[i], edits);
-        tunedb_variant_hash(o->variant_sources[i], launch_edits, hash);
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "label", v->label ? v->label : "");
-        cJSON_AddStringToObject(e, "hash", hash);
-        cJSON_AddStringToObject(e, "verdict", v->verdict);
-        cJSON_AddStringToObject(e, "detail", v->detail);
-        cJSON_AddItemToObject(e, "timing", timing_json(&v->timing));
-        cJSON_AddNumberToObject(e, "speedup", isfinite(v->speedup) ? v->speedup : 0);
-        cJSON_AddNumberToObject(e, "significant", v->significant);
-        cJSON_AddItemToArray(vs, e);
-    }
-    return json_write_file(root, path, 1, err);
-}
+typedef struct judge_cli {
+    hn_judge_request rq;
+    const char *captures_dir, *work, *json_path;
+    int record;
+    int nvcc_from; /* argv index after "--" (argc when none) */
+    cstr_vec variants, labels, positional;
+} judge_cli;
 
-int cmd_judge(int argc, char **argv)
+/* 0, or 2 after the usage */
+static int parse_args(int argc, char **argv, judge_cli *c)
 {
-    hn_judge_options o;
-    memset(&o, 0, sizeof o);
-    o.seeds = 2;
-    o.rounds = 3;
-    o.timed_runs = 20;
-    o.timeout_s = 30;
-    const char *captures_dir = NULL, *work = NULL, *json_path = NULL;
-    int do_record = 0, nvcc_from = argc;
-    arena a;
-    arena_init(&a);
-    cstr_vec variants = {0}, labels = {0}, positional = {0};
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(arg, "--") == 0) {
-            nvcc_from = i + 1;
-            break;
-        } else if (strcmp(arg, "--captures") == 0 && more) {
-            captures_dir = argv[++i];
-        } else if (strcmp(arg, "--variant") == 0 && more) {
-            vec_push(&variants, argv[++i]);
-            vec_push(&labels, argv[i]);
-        } else if (strcmp(arg, "--label") == 0 && more && variants.len) {
-            labels.items[labels.len - 1] = argv[++i];
-        } else if (strcmp(arg, "--json") == 0 && more) {
-            json_path = argv[++i];
-        } else if (strcmp(arg, "--sanitize") == 0) {
-            o.sanitize = 1;
-        } else if (strcmp(arg, "--isolate") == 0) {
-            o.isolate_every_run = 1;
-        } else if (strcmp(arg, "--record") == 0) {
-            do_record = 1;
-        } else if (strcmp(arg, "--seeds") == 0 && more) {
-            o.seeds = atoi(argv[++i]);
-        } else if (strcmp(arg, "--rounds") == 0 && more) {
-            o.rounds = atoi(argv[++i]);
-        } else if (strcmp(arg, "--runs") == 0 && more) {
-            o.timed_runs = atoi(argv[++i]);
-        } else if (strcmp(arg, "--timeout") == 0 && more) {
-            o.timeout_s = atof(argv[++i]);
-        } else if (strcmp(arg, "--work") == 0 && more) {
-            work = argv[++i];
-        } else if (arg[0] == '-') {
-            log_error("judge: unknown option '%s'", arg);
-            usage();
-            return 2;
-        } else {
-            vec_push(&positional, arg);
-        }
-    }
-    if (positional.len != 2 || !captures_dir || !variants.len) {
-        usage();
-        vec_free(&variants);
-        vec_free(&positional);
-        return 2;
-    }
-    o.file = positional.items[0];
-    o.kernel = positional.items[1];
-
-    nvcc_cmdline cl;
+    hn_judge_settings_init(&c->rq.settings);
+    c->nvcc_from = argc;
     strbuf err;
     sb_init(&err);
-    if (nvcc_cmdline_parse(argc - nvcc_from, argv + nvcc_from, &cl, &err) != 0) {
-        log_error("judge: %s", sb_str(&err));
+    int rc = 0;
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *arg = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        int used;
+        if (strcmp(arg, "--") == 0) {
+            c->nvcc_from = i + 1;
+            break;
+        } else if (strcmp(arg, "--captures") == 0 && next) {
+            c->captures_dir = argv[++i];
+        } else if (strcmp(arg, "--variant") == 0 && next) {
+            vec_push(&c->variants, argv[++i]);
+            vec_push(&c->labels, argv[i]);
+        } else if (strcmp(arg, "--label") == 0 && next && c->variants.len) {
+            c->labels.items[c->labels.len - 1] = argv[++i];
+        } else if (strcmp(arg, "--json") == 0 && next) {
+            c->json_path = argv[++i];
+        } else if (strcmp(arg, "--record") == 0) {
+            c->record = 1;
+        } else if (strcmp(arg, "--work") == 0 && next) {
+            c->work = argv[++i];
+        } else if ((used = hn_judge_settings_option(&c->rq.settings, arg, next, &err)) != 0) {
+            if (used < 0) {
+                log_error("judge: %s", sb_str(&err));
+                rc = 2;
+            }
+            i += used - 1;
+        } else if (arg[0] == '-') {
+            log_error("judge: unknown option '%s'", arg);
+            rc = 2;
+        } else {
+            vec_push(&c->positional, arg);
+        }
+    }
+    sb_free(&err);
+    if (rc == 0 && (c->positional.len != 2 || !c->captures_dir || !c->variants.len))
+        rc = 2;
+    if (rc != 0) {
+        usage();
         return 2;
     }
-    o.clang_flags = (const char *const *)cl.frontend_flags.items;
-    o.n_clang_flags = cl.frontend_flags.len;
-    cstr_vec build_flags = {0};
-    for (int i = nvcc_from; i < argc; i++) {
+    c->rq.file = c->positional.items[0];
+    c->rq.kernel = c->positional.items[1];
+    return 0;
+}
+
+/* the nvcc flags after "--" without the arch options, for the driver */
+static void build_flags(int argc, char **argv, int from, cstr_vec *out)
+{
+    for (int i = from; i < argc; i++) {
         int takes_value = 0;
         if (is_arch_option(argv[i], &takes_value)) {
             i += takes_value;
             continue;
         }
-        vec_push(&build_flags, argv[i]);
+        vec_push(out, argv[i]);
     }
-    o.nvcc_flags = build_flags.items;
-    o.n_nvcc_flags = build_flags.len;
+}
 
-    int rc = 1;
-    strbuf nvcc;
-    sb_init(&nvcc);
-    tu_model m;
-    model_init(&m);
-    cstr_vec caps = {0};
-    if (driver_find_nvcc(&nvcc, &err) != 0) {
-        log_error("judge: %s", sb_str(&err));
-        goto out;
-    }
-    o.nvcc = sb_str(&nvcc);
-    o.share_dir = arena_printf(&a, "%s/../share/cl1cc", self_exe_dir());
-    find_captures(captures_dir, &a, &caps);
-    if (!caps.len) {
-        log_error("judge: no captured launches under %s", captures_dir);
-        goto out;
-    }
-    o.captures = caps.items;
-    o.n_captures = caps.len;
-    for (size_t i = 0; i < variants.len; i++) {
+/* the variants' texts (replacing their paths in c->variants); 0 or -1 */
+static int read_variants(judge_cli *c, arena *a)
+{
+    for (size_t i = 0; i < c->variants.len; i++) {
         char *text;
-        if (file_read_all(variants.items[i], 1 << 20, &text, NULL) != 0) {
-            log_error("judge: %s: %s", variants.items[i], strerror(errno));
-            goto out;
+        if (file_read_all(c->variants.items[i], 1 << 20, &text, NULL) != 0) {
+            log_error("judge: %s: %s", c->variants.items[i], strerror(errno));
+            return -1;
         }
-        variants.items[i] = arena_strdup(&a, text);
+        c->variants.items[i] = arena_strdup(a, text);
         free(text);
     }
-    o.variant_sources = variants.items;
-    o.variant_labels = labels.items;
-    o.n_variants = variants.len;
+    c->rq.variant_sources = c->variants.items;
+    c->rq.variant_labels = c->labels.items;
+    c->rq.n_variants = c->variants.len;
+    return 0;
+}
 
-    /* the kernel's parameter types decide how outputs are compared */
+/* the kernel in the TU (its parameter types decide how outputs are
+ * compared); NULL after saying why */
+static const kernel *find_kernel(hn_judge_request *rq, tu_model *m)
+{
     fe_options fo;
     memset(&fo, 0, sizeof fo);
-    fo.flags = o.clang_flags;
-    fo.n_flags = o.n_clang_flags;
+    fo.flags = rq->clang_flags;
+    fo.n_flags = rq->n_clang_flags;
     strbuf diags;
     sb_init(&diags);
-    if (fe_parse(o.file, &fo, &m, &diags) != FE_OK) {
+    int parsed = fe_parse(rq->file, &fo, m, &diags) == FE_OK;
+    if (!parsed)
         fputs(sb_str(&diags), stderr);
-        sb_free(&diags);
-        goto out;
-    }
     sb_free(&diags);
+    if (!parsed)
+        return NULL;
     const kernel *k = NULL;
-    for (size_t i = 0; i < m.kernels.len; i++)
-        if (strcmp(m.kernels.items[i].qualified_name, o.kernel) == 0 ||
-            strcmp(m.kernels.items[i].name, o.kernel) == 0)
-            k = &m.kernels.items[i];
+    for (size_t i = 0; i < m->kernels.len; i++)
+        if (strcmp(m->kernels.items[i].qualified_name, rq->kernel) == 0 ||
+            strcmp(m->kernels.items[i].name, rq->kernel) == 0)
+            k = &m->kernels.items[i];
     if (!k) {
-        log_error("judge: %s has no kernel %s", o.file, o.kernel);
-        goto out;
+        log_error("judge: %s has no kernel %s", rq->file, rq->kernel);
+        return NULL;
     }
     for (size_t i = 0; i < k->params.len && i < HN_MAX_ARGS; i++)
-        o.param_dtypes[i] = pointee_dtype(&k->params.items[i]);
-    o.n_param_dtypes = k->params.len;
+        rq->param_dtypes[i] = pointee_dtype(&k->params.items[i]);
+    rq->n_param_dtypes = k->params.len;
+    return k;
+}
 
+/* --work, or a fresh temporary folder; 0 or -1 */
+static int work_dir(const judge_cli *c, hn_judge_request *rq, arena *a)
+{
     strbuf workdir;
     sb_init(&workdir);
-    if (work) {
-        sb_puts(&workdir, work);
+    if (c->work) {
+        sb_puts(&workdir, c->work);
     } else if (tempfiles_make_dir("cl1cc-judge", &workdir) != 0) {
         log_error("judge: cannot make a work folder: %s", strerror(errno));
-        goto out;
+        sb_free(&workdir);
+        return -1;
     }
     tempfiles_install_handlers();
-    o.work_dir = arena_strdup(&a, sb_str(&workdir));
+    rq->work_dir = arena_strdup(a, sb_str(&workdir));
     sb_free(&workdir);
+    return 0;
+}
 
-    hn_judge_result *r = xcalloc(1, sizeof *r);
-    if (hn_judge(&o, r, &err) != 0) {
-        log_error("judge: %s", sb_str(&err));
-        free(r);
-        goto out;
-    }
+static void print_variant(const hn_variant_verdict *v)
+{
+    const char *verdict = verdict_name(v->verdict);
+    char first_line[200];
+    snprintf(first_line, sizeof first_line, "%.199s", v->detail);
+    char *nl = strchr(first_line, '\n');
+    if (nl)
+        *nl = '\0';
+    if (v->verdict == VERDICT_PASS)
+        printf("%-40s %-12s %10.4f %7.2fx  %s%s%s\n", v->label, verdict, v->timing.median_ms,
+               v->speedup, v->significant > 0 ? "faster beyond the spread"
+                           : v->significant < 0 ? "slower beyond the spread"
+                                                : "inside the spread: no speedup",
+               v->detail[0] ? "; " : "", v->detail);
+    else
+        printf("%-40s %-12s %10s %8s  %s\n", v->label, verdict, "-", "-", first_line);
+}
+
+static void print_result(const hn_judge_result *r)
+{
     printf("kernel %s on %s (%s): %zu captured launch(es), build %.1f s, checks %.1f s, "
            "timing %.1f s, total %.1f s\n",
-           k->qualified_name, r->ran_on_gpu ? r->gpu_name : "no GPU", r->arch, caps.len,
+           r->kernel, r->ran_on_gpu ? r->gpu_name : "no GPU", r->arch, r->n_captures,
            r->build_seconds, r->check_seconds, r->timing_seconds, r->total_seconds);
     if (r->ran_on_gpu)
         printf("original: median %.4f ms (p25 %.4f, p75 %.4f, %zu runs)\n", r->original.median_ms,
                r->original.p25_ms, r->original.p75_ms, r->original.runs);
     printf("%-40s %-12s %10s %8s  %s\n", "variant", "verdict", "median_ms", "speedup", "detail");
-    for (size_t i = 0; i < r->n_variants; i++) {
-        const hn_variant_verdict *v = &r->variants[i];
-        int pass = strcmp(v->verdict, "pass") == 0;
-        char first_line[200];
-        snprintf(first_line, sizeof first_line, "%.199s", v->detail);
-        char *nl = strchr(first_line, '\n');
-        if (nl)
-            *nl = '\0';
-        if (pass)
-            printf("%-40s %-12s %10.4f %7.2fx  %s%s%s\n", v->label, v->verdict, v->timing.median_ms,
-                   v->speedup, v->significant > 0 ? "faster beyond the spread"
-                               : v->significant < 0 ? "slower beyond the spread"
-                                                    : "inside the spread: no speedup",
-                   v->detail[0] ? "; " : "", v->detail);
-        else
-            printf("%-40s %-12s %10s %8s  %s\n", v->label, v->verdict, "-", "-", first_line);
-    }
+    for (size_t i = 0; i < r->n_variants; i++)
+        print_variant(&r->variants[i]);
     if (!r->ran_on_gpu)
         printf("no GPU on this machine: built the replay driver and every variant; "
                "verifying and timing them was skipped.\n");
-    rc = 0;
-    if (json_path && write_json(json_path, &o, r, &m, k, caps.len, &err) != 0) {
-        log_error("judge: %s", sb_str(&err));
+}
+
+/* judges, prints, writes the JSON and records; the exit code */
+static int judge_and_report(judge_cli *c, const tu_model *m, const kernel *k,
+                            const nvcc_cmdline *cl, strbuf *err)
+{
+    hn_judge_result *r = xcalloc(1, sizeof *r);
+    if (hn_judge(&c->rq, r, err) != 0) {
+        log_error("judge: %s", sb_str(err));
+        free(r);
+        return 1;
+    }
+    r->file = m->main_file;
+    r->kernel = k->qualified_name;
+    r->n_captures = c->rq.n_captures;
+    for (size_t i = 0; i < r->n_variants; i++)
+        variant_hash(c->rq.variant_sources[i], r->variants[i].hash);
+    print_result(r);
+    int rc = 0;
+    if (c->json_path && hn_judge_json_write(r, c->json_path, err) != 0) {
+        log_error("judge: %s", sb_str(err));
         rc = 1;
     }
-    if (do_record && r->ran_on_gpu && record(&o, r, &m, k, &cl, &err) != 0) {
-        log_error("judge: recording in the tuning database: %s", sb_str(&err));
+    if (c->record && r->ran_on_gpu && record(&c->rq, r, m, k, cl, err) != 0) {
+        log_error("judge: recording in the tuning database: %s", sb_str(err));
         rc = 1;
     }
     free(r);
+    return rc;
+}
+
+int cmd_judge(int argc, char **argv)
+{
+    judge_cli c;
+    memset(&c, 0, sizeof c);
+    if (parse_args(argc, argv, &c) != 0) {
+        vec_free(&c.variants);
+        vec_free(&c.labels);
+        vec_free(&c.positional);
+        return 2;
+    }
+    hn_judge_request *rq = &c.rq;
+    arena a;
+    arena_init(&a);
+    nvcc_cmdline cl;
+    strbuf err, nvcc;
+    sb_init(&err);
+    sb_init(&nvcc);
+    tu_model m;
+    model_init(&m);
+    cstr_vec caps = {0}, flags = {0};
+    int rc = 2;
+    if (nvcc_cmdline_parse(argc - c.nvcc_from, argv + c.nvcc_from, &cl, &err) != 0) {
+        log_error("judge: %s", sb_str(&err));
+        goto out_no_cl;
+    }
+    rq->clang_flags = (const char *const *)cl.frontend_flags.items;
+    rq->n_clang_flags = cl.frontend_flags.len;
+    build_flags(argc, argv, c.nvcc_from, &flags);
+    rq->nvcc_flags = flags.items;
+    rq->n_nvcc_flags = flags.len;
+    rc = 1;
+    if (driver_find_nvcc(&nvcc, &err) != 0) {
+        log_error("judge: %s", sb_str(&err));
+        goto out;
+    }
+    rq->nvcc = sb_str(&nvcc);
+    rq->share_dir = arena_printf(&a, "%s/../share/cl1cc", self_exe_dir());
+    find_captures(c.captures_dir, &a, &caps);
+    if (!caps.len) {
+        log_error("judge: no captured launches under %s", c.captures_dir);
+        goto out;
+    }
+    rq->captures = caps.items;
+    rq->n_captures = caps.len;
+    const kernel *k;
+    if (read_variants(&c, &a) != 0 || !(k = find_kernel(rq, &m)) || work_dir(&c, rq, &a) != 0)
+        goto out;
+    rc = judge_and_report(&c, &m, k, &cl, &err);
 out:
-    model_free(&m);
     nvcc_cmdline_free(&cl);
+out_no_cl:
+    model_free(&m);
     vec_free(&caps);
-    vec_free(&variants);
-    vec_free(&labels);
-    vec_free(&positional);
-    vec_free(&build_flags);
+    vec_free(&c.variants);
+    vec_free(&c.labels);
+    vec_free(&c.positional);
+    vec_free(&flags);
     sb_free(&nvcc);
     sb_free(&err);
     arena_free(&a);

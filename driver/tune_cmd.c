@@ -1,12 +1,12 @@
 /*
  * tune_cmd.c: `cl1cc tune --run CMD [--build CMD] FILES... [-- NVCC-FLAGS]`:
  * the whole loop.  Captures real launches of the user's program, then for
- * every captured kernel runs rounds of proposals (the built-in policy) that
- * the harness verifies and times (`cl1cc judge` children), feeds the
- * measurements back into the next round and into the chooser, records
- * everything in the tuning database and ends with a table (and --json).
+ * every captured kernel runs rounds of capture -> propose -> judge -> record:
+ * proposals (the built-in policy, the LLM's) that the harness verifies and
+ * times (`cl1cc judge` children), the measurements fed back into the next
+ * round and into the chooser and recorded in the tuning database; it ends
+ * with a table (and --json).
  */
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +30,10 @@
 #include "tune.h"
 #include "tunedb.h"
 #include "wrapper.h"
+
+#ifndef CL1CC_VERSION
+#define CL1CC_VERSION "0.0.0"
+#endif
 
 static void usage(void)
 {
@@ -59,7 +63,8 @@ static void usage(void)
             "  --work DIR           keep the variants and judge logs here (shared with\n"
             "                       the nodes for slurm)\n"
             "  --json FILE          a summary for tools and `cl1cc ci`\n"
-            "  --runs N, --rounds N, --seeds N, --timeout S   passed to the judge\n");
+            "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
+            "                       passed to the judge\n");
 }
 
 static double now_s(void)
@@ -216,73 +221,95 @@ static void pool_progress(void *data, pool_event ev, size_t index, const pool_jo
         log_verbose("tune: %s: retried: %s", job->label, job->detail);
 }
 
-/* ---- the loop ---------------------------------------------------------------- */
+/* ---- one tuning session ---------------------------------------------------------- */
 
-typedef VEC(tune_kernel) tune_kernel_vec;
+typedef VEC(tune_target) tune_target_vec;
 typedef VEC(tu_model *) model_vec;
 
-static int load_tunables(const char *file, const tune_options *o, const nvcc_cmdline *cl,
-                         const char *captures, arena *a, tune_kernel_vec *out,
-                         model_vec *models)
+typedef struct tune_session {
+    tune_options o;
+    tune_loop loop;
+    nvcc_cmdline cl;
+    arena a;
+    strbuf err;
+    const char *db_dir, *captures, *chooser_path;
+    tune_target_vec targets;
+    model_vec models;
+    pol_chooser *chooser;
+    double tuning_started; /* the budget counts from here, after the capture */
+} tune_session;
+
+/* a kernel to tune, before any round */
+static void target_init(tune_target *tk, tu_model *m, size_t i, const char *captures,
+                        const tune_options *o, arena *a)
+{
+    const kernel *k = &m->kernels.items[i];
+    memset(tk, 0, sizeof *tk);
+    tk->row.file = m->main_file;
+    tk->row.kernel = k->qualified_name;
+    tk->row.status = "no_gain";
+    tk->row.best_label = "";
+    tk->row.baseline_ms = tk->row.best_ms = tk->row.spread_ms = tk->row.speedup = NAN;
+    tk->model = m;
+    tk->index = i;
+    tk->k = k;
+    tk->captures = kernel_capture_dir(captures, m, i, a);
+    tk->original = fe_range_text(m, &k->decl_range, a);
+    tk->context = context_text(m, k, a);
+    tk->launches = launch_text(m, i, a);
+    tk->best_ms = NAN;
+    tk->best_speedup = 1;
+    facts_from_captures(tk->captures, k, &tk->facts, &tk->captured_ms);
+    tk->facts.fast_math = o->fast_math;
+    pol_kernel_features(m, k, &tk->facts, tk->features);
+    if (!has_meta_below(tk->captures)) {
+        tk->done = 1;
+        tk->row.status = "not_captured";
+        snprintf(tk->detail, sizeof tk->detail, "no launch of it was captured%s",
+                 k->is_template ? " (template kernels are not captured yet)" : "");
+    }
+}
+
+static int wanted_kernel(const tune_options *o, const kernel *k)
+{
+    int wanted = o->n_kernels == 0;
+    for (size_t w = 0; w < o->n_kernels && !wanted; w++)
+        wanted = strcmp(o->kernels[w], k->name) == 0 || strcmp(o->kernels[w], k->qualified_name) == 0;
+    return wanted;
+}
+
+/* the kernels of one file to tune; 0, or -1 after the parser's messages */
+static int load_targets(tune_session *s, const char *file)
 {
     tu_model *m = xcalloc(1, sizeof *m);
     model_init(m);
-    vec_push(models, m);
+    vec_push(&s->models, m);
     fe_options fo;
     memset(&fo, 0, sizeof fo);
-    fo.flags = (const char *const *)cl->frontend_flags.items;
-    fo.n_flags = cl->frontend_flags.len;
+    fo.flags = (const char *const *)s->cl.frontend_flags.items;
+    fo.n_flags = s->cl.frontend_flags.len;
     fo.with_bodies = 1;
     strbuf diags;
     sb_init(&diags);
-    if (fe_parse(file, &fo, m, &diags) != FE_OK) {
+    int parsed = fe_parse(file, &fo, m, &diags) == FE_OK;
+    if (!parsed)
         fputs(sb_str(&diags), stderr);
-        sb_free(&diags);
-        return -1;
-    }
     sb_free(&diags);
+    if (!parsed)
+        return -1;
     for (size_t i = 0; i < m->kernels.len; i++) {
         const kernel *k = &m->kernels.items[i];
-        if (!k->is_definition || strcmp(k->decl_range.file, m->main_file) != 0)
+        if (!k->is_definition || strcmp(k->decl_range.file, m->main_file) != 0 ||
+            !wanted_kernel(&s->o, k))
             continue;
-        int wanted = o->n_kernels == 0;
-        for (size_t w = 0; w < o->n_kernels && !wanted; w++)
-            wanted = strcmp(o->kernels[w], k->name) == 0 ||
-                     strcmp(o->kernels[w], k->qualified_name) == 0;
-        if (!wanted)
-            continue;
-        tune_kernel tk;
-        memset(&tk, 0, sizeof tk);
-        tk.file = m->main_file;
-        tk.model = m;
-        tk.index = i;
-        tk.k = k;
-        tk.name = k->qualified_name;
-        tk.captures = kernel_capture_dir(captures, m, i, a);
-        tk.original = fe_range_text(m, &k->decl_range, a);
-        tk.context = context_text(m, k, a);
-        tk.launches = launch_text(m, i, a);
-        tk.baseline_ms = NAN;
-        tk.best_ms = NAN;
-        tk.spread_ms = NAN;
-        tk.best_speedup = 1;
-        tk.best_label = "";
-        tk.status = "no_gain";
-        facts_from_captures(tk.captures, k, &tk.facts, &tk.captured_ms);
-        tk.facts.fast_math = o->fast_math;
-        pol_kernel_features(m, k, &tk.facts, tk.features);
-        if (!has_meta_below(tk.captures)) {
-            tk.done = 1;
-            tk.status = "not_captured";
-            snprintf(tk.detail, sizeof tk.detail, "no launch of it was captured%s",
-                     k->is_template ? " (template kernels are not captured yet)" : "");
-        }
-        vec_push(out, tk);
+        tune_target tk;
+        target_init(&tk, m, i, s->captures, &s->o, &s->a);
+        vec_push(&s->targets, tk);
     }
     return 0;
 }
 
-static void learn(pol_chooser *c, const tune_kernel *tk)
+static void learn(pol_chooser *c, const tune_target *tk)
 {
     size_t n = tk->history.len;
     if (n < 2)
@@ -291,347 +318,440 @@ static void learn(pol_chooser *c, const tune_kernel *tk)
     double *speedups = xcalloc(n, sizeof *speedups);
     for (size_t i = 0; i < n; i++) {
         labels[i] = tk->history.items[i].label;
-        double s = tk->history.items[i].speedup;
-        speedups[i] = isfinite(s) ? s : 0;
+        double sp = tk->history.items[i].speedup;
+        speedups[i] = isfinite(sp) ? sp : 0;
     }
     pol_chooser_learn(c, tk->features, labels, speedups, n);
     free(labels);
     free(speedups);
 }
 
-int cmd_tune(int argc, char **argv)
+/* ---- before the rounds ------------------------------------------------------------ */
+
+/* where things go: cl1cc itself, the database and its folder, the
+ * captures, the work folder for Slurm; 0, or -1 */
+static int find_places(tune_session *s)
 {
-    tune_options o;
-    if (tune_parse_options(argc, argv, &o) != 0) {
-        usage();
-        tune_options_free(&o);
-        return 2;
-    }
-    if (o.help) {
-        usage();
-        tune_options_free(&o);
-        return 0;
-    }
-    if (o.retrain) {
-        int rc = tune_retrain(&o);
-        tune_options_free(&o);
-        return rc;
-    }
-    arena a;
-    arena_init(&a);
-    int rc = 1;
-    nvcc_cmdline cl;
-    strbuf err;
-    sb_init(&err);
-    tune_kernel_vec kernels = {0};
-    model_vec models = {0};
-    pol_chooser *chooser = NULL;
-    tune_run run;
-    memset(&run, 0, sizeof run);
-    run.judge_runs = o.judge_runs;
-    run.judge_rounds = o.judge_rounds;
-    run.judge_seeds = o.judge_seeds;
-    run.judge_timeout = o.judge_timeout;
-    run.started = now_s();
-    if (nvcc_cmdline_parse((int)o.n_nvcc_flags, o.nvcc_flags, &cl, &err) != 0) {
-        log_error("tune: %s", sb_str(&err));
-        sb_free(&err);
-        tune_options_free(&o);
-        return 2;
-    }
-    run.cl = &cl;
-    run.nvcc_flags = (const char *const *)o.nvcc_flags;
-    run.n_nvcc_flags = o.n_nvcc_flags;
-    run.self = self_path(&a);
-    run.db_path = tunedb_default_path(&a);
-    if (!run.self || !run.db_path) {
+    tune_loop *loop = &s->loop;
+    loop->self = self_path(&s->a);
+    loop->db_path = tunedb_default_path(&s->a);
+    if (!loop->self || !loop->db_path) {
         log_error("tune: cannot find cl1cc itself or a place for the tuning database");
-        goto out;
+        return -1;
     }
-    const char *db_dir = arena_strdup(&a, run.db_path);
-    char *slash = strrchr((char *)db_dir, '/');
+    char *db_dir = arena_strdup(&s->a, loop->db_path);
+    char *slash = strrchr(db_dir, '/');
     if (slash)
         *slash = '\0';
-    const char *captures = o.captures ? o.captures : arena_printf(&a, "%s/captures", db_dir);
+    s->db_dir = db_dir;
+    s->captures = s->o.captures ? s->o.captures : arena_printf(&s->a, "%s/captures", db_dir);
+    if (s->o.work)
+        loop->work = s->o.work;
+    else if (s->o.pool.backend == POOL_SLURM) /* the nodes must see it: not TMPDIR */
+        loop->work = arena_printf(&s->a, "%s/work/tune-%ld", db_dir, (long)getpid());
+    return 0;
+}
 
-    if (o.work)
-        run.work = o.work;
-    else if (o.pool.backend == POOL_SLURM) /* the nodes must see it: not TMPDIR */
-        run.work = arena_printf(&a, "%s/work/tune-%ld", db_dir, (long)getpid());
-    /* 1. capture */
-    if (o.run_cmd) {
-        cstr_vec cap = {0};
-        vec_push(&cap, run.self);
-        vec_push(&cap, "capture");
-        vec_push(&cap, "--run");
-        vec_push(&cap, o.run_cmd);
-        if (o.build_cmd) {
-            vec_push(&cap, "--build");
-            vec_push(&cap, o.build_cmd);
-        }
-        vec_push(&cap, "--out");
-        vec_push(&cap, captures);
-        vec_push(&cap, "--limit");
-        vec_push(&cap, arena_printf(&a, "%d", o.limit));
-        for (size_t i = 0; i < o.n_files; i++)
-            vec_push(&cap, o.files[i]);
-        vec_push(&cap, NULL);
-        printf("tune: capturing launches: %s\n", o.run_cmd);
-        fflush(stdout);
-        proc_result res;
-        int started = proc_run(cap.items, NULL, &res);
-        int status = proc_shell_status(&res);
-        proc_result_free(&res);
-        vec_free(&cap);
-        if (started != 0 || status != 0) {
-            log_error("tune: capturing failed (status %d): see above", status);
-            goto out;
-        }
+/* 1. capture: `cl1cc capture` runs the user's program; 0, or -1 */
+static int capture(tune_session *s)
+{
+    const tune_options *o = &s->o;
+    if (!o->run_cmd)
+        return 0;
+    cstr_vec cap = {0};
+    const char *fixed[] = {s->loop.self, "capture", "--run", o->run_cmd};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        vec_push(&cap, fixed[i]);
+    if (o->build_cmd) {
+        vec_push(&cap, "--build");
+        vec_push(&cap, o->build_cmd);
     }
+    vec_push(&cap, "--out");
+    vec_push(&cap, s->captures);
+    vec_push(&cap, "--limit");
+    vec_push(&cap, arena_printf(&s->a, "%d", o->limit));
+    for (size_t i = 0; i < o->n_files; i++)
+        vec_push(&cap, o->files[i]);
+    vec_push(&cap, NULL);
+    printf("tune: capturing launches: %s\n", o->run_cmd);
+    fflush(stdout);
+    proc_result res;
+    int started = proc_run(cap.items, NULL, &res);
+    int status = proc_shell_status(&res);
+    proc_result_free(&res);
+    vec_free(&cap);
+    if (started != 0 || status != 0) {
+        log_error("tune: capturing failed (status %d): see above", status);
+        return -1;
+    }
+    return 0;
+}
 
-    /* 2. what to tune */
-    for (size_t i = 0; i < o.n_files; i++) {
+/* 2. what to tune: every wanted kernel of every file; 0, or -1 */
+static int find_targets(tune_session *s)
+{
+    for (size_t i = 0; i < s->o.n_files; i++) {
         char resolved[PATH_MAX];
-        if (!realpath(o.files[i], resolved)) {
-            log_error("tune: %s: %s", o.files[i], strerror(errno));
-            goto out;
+        if (!realpath(s->o.files[i], resolved)) {
+            log_error("tune: %s: %s", s->o.files[i], strerror(errno));
+            return -1;
         }
-        if (load_tunables(arena_strdup(&a, resolved), &o, &cl, captures, &a, &kernels, &models) != 0)
-            goto out;
+        if (load_targets(s, arena_strdup(&s->a, resolved)) != 0)
+            return -1;
     }
+    return 0;
+}
+
+/* the GPU here (the pool's judges say which ran where), the kernels' keys */
+static void detect_gpu(tune_session *s)
+{
     char gpu_arch[16] = "", gpu_name[128] = "";
     int have_gpu = hn_gpu_detect(gpu_arch, sizeof gpu_arch, gpu_name, sizeof gpu_name);
-    run.arch = have_gpu ? arena_strdup(&a, gpu_arch) : "none";
-    run.gpu_name = have_gpu ? arena_strdup(&a, gpu_name) : NULL;
-    if (!have_gpu && o.pool.backend == POOL_LOCAL)
+    s->loop.arch = have_gpu ? arena_strdup(&s->a, gpu_arch) : "none";
+    s->loop.gpu_name = have_gpu ? arena_strdup(&s->a, gpu_name) : NULL;
+    if (!have_gpu && s->o.pool.backend == POOL_LOCAL)
         printf("tune: no GPU on this machine: each kernel's first round of variants is "
                "generated and built, verifying and timing them is skipped.\n");
-    for (size_t i = 0; i < kernels.len; i++)
-        tune_key_kernel(&run, &kernels.items[i]);
-    const char *chooser_path = o.chooser ? o.chooser : arena_printf(&a, "%s/chooser.json", db_dir);
-    if (pol_chooser_load(chooser_path, &chooser, &err) != 0) {
-        sb_clear(&err);
-        const char *prior = arena_printf(&a, "%s/../share/cl1cc/chooser-prior.json", self_exe_dir());
-        if (pol_chooser_load(prior, &chooser, &err) != 0) {
-            log_warn("tune: no chooser model (%s): trying transforms in catalogue order",
-                     sb_str(&err));
-            sb_clear(&err);
-            chooser = pol_chooser_new();
-        }
+    for (size_t i = 0; i < s->targets.len; i++)
+        tune_key_kernel(&s->loop, &s->targets.items[i]);
+}
+
+/* the chooser model: --chooser, the database's, the shipped prior, or none */
+static void load_chooser(tune_session *s)
+{
+    s->chooser_path = s->o.chooser ? s->o.chooser : arena_printf(&s->a, "%s/chooser.json", s->db_dir);
+    if (pol_chooser_load(s->chooser_path, &s->chooser, &s->err) == 0)
+        return;
+    sb_clear(&s->err);
+    const char *prior = arena_printf(&s->a, "%s/../share/cl1cc/chooser-prior.json", self_exe_dir());
+    if (pol_chooser_load(prior, &s->chooser, &s->err) != 0) {
+        log_warn("tune: no chooser model (%s): trying transforms in catalogue order",
+                 sb_str(&s->err));
+        sb_clear(&s->err);
+        s->chooser = pol_chooser_new();
     }
-    if (!run.work) {
-        strbuf work;
-        sb_init(&work);
-        if (tempfiles_make_dir("cl1cc-tune", &work) != 0) {
-            log_error("tune: cannot make a work folder: %s", strerror(errno));
-            sb_free(&work);
-            goto out;
-        }
-        tempfiles_install_handlers();
-        run.work = arena_strdup(&a, sb_str(&work));
+}
+
+static int make_work_dir(tune_session *s)
+{
+    if (s->loop.work) {
+        if (dir_create_all(s->loop.work, 0755) == 0)
+            return 0;
+        log_error("tune: %s: %s", s->loop.work, strerror(errno));
+        return -1;
+    }
+    strbuf work;
+    sb_init(&work);
+    if (tempfiles_make_dir("cl1cc-tune", &work) != 0) {
+        log_error("tune: cannot make a work folder: %s", strerror(errno));
         sb_free(&work);
-    } else if (dir_create_all(run.work, 0755) != 0) {
-        log_error("tune: %s: %s", run.work, strerror(errno));
-        goto out;
+        return -1;
     }
+    tempfiles_install_handlers();
+    s->loop.work = arena_strdup(&s->a, sb_str(&work));
+    sb_free(&work);
+    return 0;
+}
 
-    run.ran_on_gpu = 1; /* until a judgement says otherwise */
-    /* the budget is for tuning: the capture (the user's whole program, its
-     * CPU reference included) does not count against it */
-    double tuning_started = now_s();
-    /* 3. rounds: every active kernel proposes, the pool runs the judges */
-    for (int round = 1;; round++) {
-        VEC(round_job) rjobs = {0};
-        VEC(pool_job) pjobs = {0};
-        for (size_t i = 0; i < kernels.len; i++) {
-            tune_kernel *tk = &kernels.items[i];
-            if (tk->done)
-                continue;
-            if (now_s() - tuning_started > o.budget_seconds) {
-                tk->done = 1;
-                if (!tk->tried)
-                    snprintf(tk->detail, sizeof tk->detail, "the time budget ran out first");
-                continue;
-            }
-            int room = o.kernel_evals - tk->tried;
-            pol_context ctx;
-            memset(&ctx, 0, sizeof ctx);
-            ctx.model = tk->model;
-            ctx.kernel_index = tk->index;
-            ctx.kernel_source = tk->original;
-            ctx.context_source = tk->context;
-            ctx.launch_summary = tk->launches;
-            ctx.arch = run.arch;
-            ctx.gpu_name = run.gpu_name;
-            ctx.history = tk->history.items;
-            ctx.n_history = tk->history.len;
-            ctx.max_proposals = room < o.per_round ? room : o.per_round;
-            /* a long kernel (each launch costs the judge seconds over its
-             * input sets and timing) gets a smaller first round: the
-             * chooser's best few land sooner, the rest follow */
-            if (!tk->tried && tk->captured_ms >= LONG_KERNEL_MS && ctx.max_proposals > LONG_FIRST_ROUND)
-                ctx.max_proposals = LONG_FIRST_ROUND;
-            pol_search_options so;
-            memset(&so, 0, sizeof so);
-            so.chooser = o.order == TUNE_ORDER_LEARNED ? chooser : NULL;
-            so.random_order = o.order == TUNE_ORDER_RANDOM;
-            so.seed = o.seed + i;
-            so.facts = tk->facts;
-            pol_proposal_vec props = {0};
-            if (ctx.max_proposals > 0 && o.use_builtin)
-                pol_builtin_propose(&ctx, &so, &a, &props);
-            /* the LLM sees the built-in policy's measurements as its history */
-            int llm_room = room - (int)props.len;
-            if (o.llm.url && llm_room > 0 && run.ran_on_gpu) {
-                ctx.max_proposals = llm_room < o.llm_per_round ? llm_room : o.llm_per_round;
-                if (pol_llm_propose(&o.llm, &ctx, &a, &props, &err) < 0) {
-                    log_warn("tune: the LLM policy: %s", sb_str(&err));
-                    sb_clear(&err);
-                }
-            }
-            round_job rj;
-            memset(&rj, 0, sizeof rj);
-            rj.props = arena_alloc(&a, (props.len ? props.len : 1) * sizeof *rj.props);
-            for (size_t p = 0; p < props.len; p++) {
-                if (props.items[p].source)
-                    rj.props[rj.n++] = props.items[p];
-                else
-                    tune_record_failed_proposal(&run, tk, &props.items[p]);
-            }
-            vec_free(&props);
-            if (rj.n == 0) {
-                if (tk->tried >= o.kernel_evals || !o.llm.url || !run.ran_on_gpu) {
-                    tk->done = 1;
-                    if (!tk->tried)
-                        snprintf(tk->detail, sizeof tk->detail,
-                                 "no transform of the catalogue applies");
-                }
-                continue;
-            }
-            tk->rounds = round;
-            pool_job pj;
-            if (tune_prepare_job(&run, tk, &rj, &pj, &a) != 0) {
-                tk->done = 1;
-                tk->status = "error";
-                vec_free(&rj.argv);
-                continue;
-            }
-            vec_push(&rjobs, rj);
-            vec_push(&pjobs, pj);
-        }
-        if (!rjobs.len) {
-            vec_free(&rjobs);
-            vec_free(&pjobs);
-            break;
-        }
-        /* argv pointers moved with the vectors: point the jobs at them again */
-        for (size_t j = 0; j < rjobs.len; j++) {
-            vec_push(&rjobs.items[j].argv, NULL);
-            pjobs.items[j].argv = rjobs.items[j].argv.items;
-        }
-        if (pool_run(&o.pool, pjobs.items, pjobs.len, pool_progress, NULL, &err) != 0) {
-            log_error("tune: the evaluation pool: %s", sb_str(&err));
-            for (size_t j = 0; j < rjobs.len; j++)
-                vec_free(&rjobs.items[j].argv);
-            vec_free(&rjobs);
-            vec_free(&pjobs);
-            goto out;
-        }
-        for (size_t j = 0; j < rjobs.len; j++) {
-            round_job *rj = &rjobs.items[j];
-            tune_kernel *tk = rj->tk;
-            if (tune_finish_job(&run, rj, &pjobs.items[j], &a) != 0) {
-                tk->done = 1;
-                tk->status = "error";
-            } else if (!run.ran_on_gpu) {
-                tk->done = 1;
-                tk->status = "skipped_no_gpu";
-                tk->tried += (int)rj->n;
-                snprintf(tk->detail, sizeof tk->detail,
-                         "built the replay driver and %zu variant(s) (%d did not compile); "
-                         "no GPU to verify and time them", rj->n, tk->build_errors);
-            } else {
-                printf("tune: %s %s round %d on %s: %zu variant(s), %d/%d passed so far, "
-                       "best %.2fx%s%s\n",
-                       hn_capture_tag(tk->file, &a), tk->name, round, pjobs.items[j].where, rj->n,
-                       tk->passed, tk->tried, tk->best_speedup, tk->best_label[0] ? " with " : "",
-                       tk->best_label);
-            }
-            vec_free(&rj->argv);
-        }
-        fflush(stdout);
-        vec_free(&rjobs);
-        vec_free(&pjobs);
-    }
+/* ---- a round: propose -> judge -> record --------------------------------------------- */
 
-    /* 4. learn, report */
-    for (size_t i = 0; i < kernels.len; i++) {
-        tune_kernel *tk = &kernels.items[i];
-        if (tk->best_speedup > 1 && tk->best_label[0])
-            tk->status = "improved";
-        if (o.learn && run.ran_on_gpu)
-            learn(chooser, tk);
+typedef struct round_jobs {
+    VEC(round_job) rjobs;
+    VEC(pool_job) pjobs;
+} round_jobs;
+
+/* props[from, to) made by policy into rj; those that failed before the
+ * judge are recorded as such */
+static void add_proposals(const pol_proposal_vec *props, size_t from, size_t to,
+                          const char *policy, tune_session *s, tune_target *tk, round_job *rj)
+{
+    for (size_t p = from; p < to; p++) {
+        if (props->items[p].source) {
+            rj->props[rj->n].p = props->items[p];
+            rj->props[rj->n++].policy = policy;
+        } else {
+            tune_record_failed_proposal(&s->loop, tk, &props->items[p]);
+        }
     }
-    if (o.learn && run.ran_on_gpu && chooser && pol_chooser_save(chooser, chooser_path, &err) != 0) {
-        log_warn("tune: saving the chooser: %s", sb_str(&err));
-        sb_clear(&err);
+}
+
+/* the kernel's proposals for this round: the built-in policy's, then the
+ * LLM's (which sees the built-in policy's measurements as its history) */
+static void propose(tune_session *s, tune_target *tk, size_t i, round_job *rj)
+{
+    const tune_options *o = &s->o;
+    int room = o->kernel_evals - (int)tk->row.variants_tried;
+    pol_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.model = tk->model;
+    ctx.kernel_index = tk->index;
+    ctx.kernel_source = tk->original;
+    ctx.context_source = tk->context;
+    ctx.launch_summary = tk->launches;
+    ctx.arch = s->loop.arch;
+    ctx.gpu_name = s->loop.gpu_name;
+    ctx.history = tk->history.items;
+    ctx.n_history = tk->history.len;
+    ctx.max_proposals = room < o->per_round ? room : o->per_round;
+    /* a long kernel (each launch costs the judge seconds over its input
+     * sets and timing) gets a smaller first round: the chooser's best few
+     * land sooner, the rest follow */
+    if (!tk->row.variants_tried && tk->captured_ms >= LONG_KERNEL_MS &&
+        ctx.max_proposals > LONG_FIRST_ROUND)
+        ctx.max_proposals = LONG_FIRST_ROUND;
+    pol_search_options so;
+    memset(&so, 0, sizeof so);
+    so.chooser = o->order == TUNE_ORDER_LEARNED ? s->chooser : NULL;
+    so.random_order = o->order == TUNE_ORDER_RANDOM;
+    so.seed = o->seed + i;
+    so.facts = tk->facts;
+    pol_proposal_vec props = {0};
+    if (ctx.max_proposals > 0 && o->use_builtin)
+        pol_builtin_propose(&ctx, &so, &s->a, &props);
+    size_t n_builtin = props.len;
+    int llm_room = room - (int)props.len;
+    if (o->llm.url && llm_room > 0 && s->loop.ran_on_gpu) {
+        ctx.max_proposals = llm_room < o->llm_per_round ? llm_room : o->llm_per_round;
+        if (pol_llm_propose(&o->llm, &ctx, &s->a, &props, &s->err) < 0) {
+            log_warn("tune: the LLM policy: %s", sb_str(&s->err));
+            sb_clear(&s->err);
+        }
     }
-    tune_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.arch = run.arch;
-    rep.gpu_name = run.gpu_name;
-    rep.ran_on_gpu = run.recording;
-    rep.budget_seconds = o.budget_seconds;
-    rep.kernel_evals = o.kernel_evals;
-    rep.wall_seconds = now_s() - run.started;
-    tune_report_row *rows = xcalloc(kernels.len ? kernels.len : 1, sizeof *rows);
-    for (size_t i = 0; i < kernels.len; i++) {
-        tune_kernel *tk = &kernels.items[i];
-        tune_report_row *r = &rows[i];
-        r->file = tk->file;
-        r->kernel = tk->name;
-        r->key = tk->key;
-        r->status = tk->status;
-        r->detail = tk->detail;
-        r->baseline_ms = tk->baseline_ms;
-        r->best_ms = tk->best_speedup > 1 ? tk->best_ms : tk->baseline_ms;
-        r->speedup = tk->best_speedup;
-        r->spread_ms = tk->spread_ms;
-        r->best_label = tk->best_label;
-        r->tried = tk->tried;
-        r->passed = tk->passed;
-        r->seconds = tk->seconds;
-        memcpy(r->judge_phase_s, tk->judge_phase_s, sizeof r->judge_phase_s);
-        r->progress_t = tk->progress_t.items;
-        r->progress_best = tk->progress_best.items;
-        r->n_progress = tk->progress_t.len;
+    memset(rj, 0, sizeof *rj);
+    rj->props = arena_alloc(&s->a, (props.len ? props.len : 1) * sizeof *rj->props);
+    add_proposals(&props, 0, n_builtin, TUNE_POLICY_BUILTIN, s, tk, rj);
+    add_proposals(&props, n_builtin, props.len, tune_llm_policy(&o->llm, &s->a), s, tk, rj);
+    vec_free(&props);
+}
+
+/* one kernel's part of the round: its proposals and its judge job */
+static void propose_and_prepare(tune_session *s, int round, size_t i, round_jobs *jobs)
+{
+    tune_target *tk = &s->targets.items[i];
+    if (tk->done)
+        return;
+    if (now_s() - s->tuning_started > s->o.budget_seconds) {
+        tk->done = 1;
+        if (!tk->row.variants_tried)
+            snprintf(tk->detail, sizeof tk->detail, "the time budget ran out first");
+        return;
     }
-    rep.rows = rows;
-    rep.n_rows = kernels.len;
-    tune_report_print(&rep, stdout);
-    rc = 0;
-    if (o.json && tune_report_write_json(&rep, o.json, &err) != 0) {
-        log_error("tune: %s", sb_str(&err));
+    round_job rj;
+    propose(s, tk, i, &rj);
+    if (rj.n == 0) {
+        if (tk->row.variants_tried >= s->o.kernel_evals || !s->o.llm.url || !s->loop.ran_on_gpu) {
+            tk->done = 1;
+            if (!tk->row.variants_tried)
+                snprintf(tk->detail, sizeof tk->detail, "no transform of the catalogue applies");
+        }
+        return;
+    }
+    tk->rounds = round;
+    pool_job pj;
+    if (tune_prepare_job(&s->loop, tk, &rj, &pj, &s->a) != 0) {
+        tk->done = 1;
+        tk->row.status = "error";
+        vec_free(&rj.argv);
+        return;
+    }
+    vec_push(&jobs->rjobs, rj);
+    vec_push(&jobs->pjobs, pj);
+}
+
+/* the pool runs every kernel's judge; 0, or -1 */
+static int judge(tune_session *s, round_jobs *jobs)
+{
+    /* argv pointers moved with the vectors: point the jobs at them again */
+    for (size_t j = 0; j < jobs->rjobs.len; j++) {
+        vec_push(&jobs->rjobs.items[j].argv, NULL);
+        jobs->pjobs.items[j].argv = jobs->rjobs.items[j].argv.items;
+    }
+    if (pool_run(&s->o.pool, jobs->pjobs.items, jobs->pjobs.len, pool_progress, NULL, &s->err) != 0) {
+        log_error("tune: the evaluation pool: %s", sb_str(&s->err));
+        return -1;
+    }
+    return 0;
+}
+
+/* each judgement into its kernel (and the database), a line of progress */
+static void record(tune_session *s, int round, round_jobs *jobs)
+{
+    for (size_t j = 0; j < jobs->rjobs.len; j++) {
+        round_job *rj = &jobs->rjobs.items[j];
+        tune_target *tk = rj->tk;
+        if (tune_finish_job(&s->loop, rj, &jobs->pjobs.items[j], &s->a) != 0) {
+            tk->done = 1;
+            tk->row.status = "error";
+        } else if (!s->loop.ran_on_gpu) {
+            tk->done = 1;
+            tk->row.status = "skipped_no_gpu";
+            tk->row.variants_tried += (long)rj->n;
+            snprintf(tk->detail, sizeof tk->detail,
+                     "built the replay driver and %zu variant(s) (%d did not compile); "
+                     "no GPU to verify and time them", rj->n, tk->build_errors);
+        } else {
+            printf("tune: %s %s round %d on %s: %zu variant(s), %ld/%ld passed so far, "
+                   "best %.2fx%s%s\n",
+                   hn_capture_tag(tk->row.file, &s->a), tk->row.kernel, round,
+                   jobs->pjobs.items[j].where, rj->n, tk->row.variants_passed,
+                   tk->row.variants_tried, tk->best_speedup, tk->row.best_label[0] ? " with " : "",
+                   tk->row.best_label);
+        }
+    }
+    fflush(stdout);
+}
+
+static void round_jobs_free(round_jobs *jobs)
+{
+    for (size_t j = 0; j < jobs->rjobs.len; j++)
+        vec_free(&jobs->rjobs.items[j].argv);
+    vec_free(&jobs->rjobs);
+    vec_free(&jobs->pjobs);
+}
+
+/* 3. one round: every active kernel proposes, the pool runs the judges,
+ * the results are recorded.  1 when something was judged, 0 when nothing
+ * is left to do, -1 when the pool failed. */
+static int tune_round(tune_session *s, int round)
+{
+    round_jobs jobs;
+    memset(&jobs, 0, sizeof jobs);
+    for (size_t i = 0; i < s->targets.len; i++)
+        propose_and_prepare(s, round, i, &jobs);
+    int rc = jobs.rjobs.len == 0 ? 0 : judge(s, &jobs) == 0 ? 1 : -1;
+    if (rc > 0)
+        record(s, round, &jobs);
+    round_jobs_free(&jobs);
+    return rc;
+}
+
+/* ---- after the rounds: learn, report --------------------------------------------- */
+
+/* the kernel's final row: its status and best, its strings in place */
+static void finish_row(tune_target *tk)
+{
+    tune_kernel *r = &tk->row;
+    if (tk->best_speedup > 1 && r->best_label[0])
+        r->status = "improved";
+    r->key = tk->key;
+    r->detail = tk->detail;
+    r->best_ms = tk->best_speedup > 1 ? tk->best_ms : r->baseline_ms;
+    r->speedup = isfinite(r->baseline_ms) ? tk->best_speedup : NAN;
+}
+
+static void learn_all(tune_session *s)
+{
+    int learning = s->o.learn && s->loop.ran_on_gpu;
+    for (size_t i = 0; i < s->targets.len && learning; i++)
+        learn(s->chooser, &s->targets.items[i]);
+    if (learning && s->chooser && pol_chooser_save(s->chooser, s->chooser_path, &s->err) != 0) {
+        log_warn("tune: saving the chooser: %s", sb_str(&s->err));
+        sb_clear(&s->err);
+    }
+}
+
+/* 4. the table and --json; the exit code */
+static int report(tune_session *s)
+{
+    tune_run run;
+    memset(&run, 0, sizeof run);
+    run.cl1cc_version = CL1CC_VERSION;
+    run.arch = s->loop.arch;
+    run.gpu_name = s->loop.gpu_name;
+    run.ran_on_gpu = s->loop.recording;
+    run.budget_seconds = s->o.budget_seconds;
+    run.budget_evaluations = s->o.kernel_evals;
+    run.wall_seconds = now_s() - s->loop.started;
+    for (size_t i = 0; i < s->targets.len; i++) {
+        tune_target *tk = &s->targets.items[i];
+        finish_row(tk);
+        vec_push(&run.kernels, tk->row);
+        /* the run owns the progress from here */
+        memset(&tk->row.progress_t, 0, sizeof tk->row.progress_t);
+        memset(&tk->row.progress_best, 0, sizeof tk->row.progress_best);
+    }
+    tune_report_print(&run, stdout);
+    int rc = 0;
+    if (s->o.json && report_write_tune(&run, s->o.json, &s->err) != 0) {
+        log_error("tune: %s", sb_str(&s->err));
         rc = 1;
     }
-    free(rows);
-out:
-    for (size_t i = 0; i < kernels.len; i++) {
-        vec_free(&kernels.items[i].history);
-        vec_free(&kernels.items[i].progress_t);
-        vec_free(&kernels.items[i].progress_best);
+    tune_run_free(&run);
+    return rc;
+}
+
+static void session_free(tune_session *s)
+{
+    for (size_t i = 0; i < s->targets.len; i++) {
+        tune_target *tk = &s->targets.items[i];
+        vec_free(&tk->history);
+        vec_free(&tk->row.progress_t);
+        vec_free(&tk->row.progress_best);
     }
-    vec_free(&kernels);
-    for (size_t i = 0; i < models.len; i++) {
-        model_free(models.items[i]);
-        free(models.items[i]);
+    vec_free(&s->targets);
+    for (size_t i = 0; i < s->models.len; i++) {
+        model_free(s->models.items[i]);
+        free(s->models.items[i]);
     }
-    vec_free(&models);
-    pol_chooser_free(chooser);
-    tunedb_close(run.db);
-    nvcc_cmdline_free(&cl);
-    sb_free(&err);
-    tune_options_free(&o);
-    arena_free(&a);
+    vec_free(&s->models);
+    pol_chooser_free(s->chooser);
+    tunedb_close(s->loop.db);
+    nvcc_cmdline_free(&s->cl);
+    sb_free(&s->err);
+    tune_options_free(&s->o);
+    arena_free(&s->a);
+}
+
+/* capture -> what to tune -> rounds of propose -> judge -> record ->
+ * learn -> report; the exit code */
+static int tune(tune_session *s)
+{
+    if (find_places(s) != 0 || capture(s) != 0 || find_targets(s) != 0)
+        return 1;
+    detect_gpu(s);
+    load_chooser(s);
+    if (make_work_dir(s) != 0)
+        return 1;
+    s->loop.ran_on_gpu = 1; /* until a judgement says otherwise */
+    /* the budget is for tuning: the capture (the user's whole program, its
+     * CPU reference included) does not count against it */
+    s->tuning_started = now_s();
+    int more;
+    for (int round = 1; (more = tune_round(s, round)) > 0; round++)
+        ;
+    if (more < 0)
+        return 1;
+    learn_all(s);
+    return report(s);
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_session s;
+    memset(&s, 0, sizeof s);
+    int parsed = tune_parse_options(argc, argv, &s.o);
+    if (parsed != 0 || s.o.help || s.o.retrain) {
+        int rc = parsed != 0 ? 2 : s.o.help ? 0 : tune_retrain(&s.o);
+        if (parsed != 0 || s.o.help)
+            usage();
+        tune_options_free(&s.o);
+        return rc;
+    }
+    arena_init(&s.a);
+    sb_init(&s.err);
+    s.loop.judge = &s.o.judge;
+    s.loop.started = now_s();
+    if (nvcc_cmdline_parse((int)s.o.n_nvcc_flags, s.o.nvcc_flags, &s.cl, &s.err) != 0) {
+        log_error("tune: %s", sb_str(&s.err));
+        sb_free(&s.err);
+        tune_options_free(&s.o);
+        arena_free(&s.a);
+        return 2;
+    }
+    s.loop.cl = &s.cl;
+    s.loop.nvcc_flags = (const char *const *)s.o.nvcc_flags;
+    s.loop.n_nvcc_flags = s.o.n_nvcc_flags;
+    int rc = tune(&s);
+    session_free(&s);
     return rc;
 }

@@ -27,22 +27,9 @@ static char *features_json(const double *f)
 }
 
 
-static double json_number(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *json_string(const cJSON *o, const char *name, arena *a)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) ? arena_strdup(a, v->valuestring) : "";
-}
-
-
 /* The kernel's database key for the arch judged on, and its row (with the
  * chooser's features) once results are recorded. */
-void tune_key_kernel(tune_run *run, tune_kernel *tk)
+void tune_key_kernel(tune_loop *run, tune_target *tk)
 {
     if (tk->key[0] && strcmp(tk->key_arch, run->arch) == 0 && (tk->recorded || !run->db))
         return;
@@ -54,7 +41,8 @@ void tune_key_kernel(tune_run *run, tune_kernel *tk)
     strbuf err;
     sb_init(&err);
     char *fj = features_json(tk->features);
-    if (tunedb_record_kernel(run->db, tk->key, tk->name, tk->file, tk->original, fj, &err) != 0)
+    if (tunedb_record_kernel(run->db, tk->key, tk->row.kernel, tk->row.file, tk->original, fj,
+                             &err) != 0)
         log_warn("tune: %s", sb_str(&err));
     else
         tk->recorded = 1;
@@ -62,19 +50,22 @@ void tune_key_kernel(tune_run *run, tune_kernel *tk)
     sb_free(&err);
 }
 
+const char *tune_llm_policy(const pol_llm_config *llm, arena *a)
+{
+    return llm->model ? arena_printf(a, "llm:%s", llm->model) : "llm";
+}
+
 /* the first judgement that ran on a GPU decides the arch (that of the
  * machine the pool ran it on: with Slurm, not this one) and opens the
  * database */
-static void start_recording(tune_run *run, const cJSON *root, arena *a)
+static void start_recording(tune_loop *run, const hn_judge_result *r, arena *a)
 {
     if (run->recording)
         return;
     run->recording = 1;
-    const char *arch = json_string(root, "arch", a);
-    if (arch[0])
-        run->arch = arch;
-    const char *name = json_string(root, "gpu_name", a);
-    run->gpu_name = name[0] ? name : NULL;
+    if (r->arch[0])
+        run->arch = arena_strdup(a, r->arch);
+    run->gpu_name = r->gpu_name[0] ? arena_strdup(a, r->gpu_name) : NULL;
     strbuf err;
     sb_init(&err);
     if (tunedb_open(run->db_path, TUNEDB_READWRITE, &run->db, &err) != 0) {
@@ -84,75 +75,90 @@ static void start_recording(tune_run *run, const cJSON *root, arena *a)
     sb_free(&err);
 }
 
-static void record_results(tune_run *run, tune_kernel *tk, const cJSON *root,
-                           const pol_proposal *props, size_t n, arena *a)
+/* one judged proposal in the tuning database: its evaluation and the
+ * variant with the policy that made it */
+static void record_variant(tune_loop *run, tune_target *tk, const tune_proposal *tp,
+                           const hn_variant_verdict *v, double speedup)
 {
-    const cJSON *original = cJSON_GetObjectItemCaseSensitive(root, "original");
-    double base = json_number(original, "median_ms");
-    if (isfinite(base) && base > 0)
-        tk->baseline_ms = base;
-    const cJSON *vs = cJSON_GetObjectItemCaseSensitive(root, "variants");
+    int pass = v->verdict == VERDICT_PASS;
+    double ms = v->timing.median_ms;
+    double spread = v->timing.p75_ms - v->timing.p25_ms;
+    char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
+    const char *launch_edits = launch_rule_edits(tp->p.source, edits);
+    tunedb_variant_hash(tp->p.source, launch_edits, hash);
+    tunedb_variant tv;
+    memset(&tv, 0, sizeof tv);
+    tv.kernel_key = tk->key;
+    tv.kernel_name = tk->k->qualified_name;
+    tv.arch = run->arch;
+    tv.source = tp->p.source;
+    tv.launch_edits = launch_edits;
+    tv.policy = tp->policy;
+    tv.transforms = tp->p.label;
+    tv.verified = pass;
+    tv.baseline_ms = isfinite(tk->row.baseline_ms) ? tk->row.baseline_ms : NAN;
+    tv.variant_ms = pass ? ms : NAN;
+    tv.spread_ms = pass && isfinite(spread) ? spread : NAN;
+    tv.speedup = pass && isfinite(speedup) ? speedup : NAN;
+    tv.gpu_name = run->gpu_name;
     strbuf err;
     sb_init(&err);
-    for (size_t i = 0; i < n; i++) {
-        const cJSON *v = cJSON_GetArrayItem(vs, (int)i);
-        const char *verdict = v ? json_string(v, "verdict", a) : "not_run";
-        const char *detail = v ? json_string(v, "detail", a) : "the judge gave no verdict";
-        const cJSON *timing = v ? cJSON_GetObjectItemCaseSensitive(v, "timing") : NULL;
-        double ms = json_number(timing, "median_ms");
-        double spread = json_number(timing, "p75_ms") - json_number(timing, "p25_ms");
-        double raw = v ? json_number(v, "speedup") : NAN;
-        int significant = v ? (int)json_number(v, "significant") : 0;
-        int pass = strcmp(verdict, "pass") == 0;
-        /* a difference inside the spread is no speedup */
-        double speedup = !pass ? NAN : significant > 0 ? raw : (raw > 1 ? 1.0 : raw);
-        tk->tried++;
-        tk->passed += pass;
-        pol_sample s = {props[i].source, props[i].label, verdict, speedup};
-        vec_push(&tk->history, s);
-        if (pass && speedup > 1 && speedup > tk->best_speedup) {
-            tk->best_speedup = speedup;
-            tk->best_ms = ms;
-            tk->best_label = props[i].label;
-            tk->spread_ms = spread;
-            vec_push(&tk->progress_t, tk->seconds);
-            vec_push(&tk->progress_best, speedup);
-        }
-        if (run->db) {
-            char hash[65], edits[LAUNCH_RULE_EDITS_MAX];
-            const char *launch_edits = launch_rule_edits(props[i].source, edits);
-            tunedb_variant_hash(props[i].source, launch_edits, hash);
-            tunedb_variant tv;
-            memset(&tv, 0, sizeof tv);
-            tv.kernel_key = tk->key;
-            tv.kernel_name = tk->k->qualified_name;
-            tv.arch = run->arch;
-            tv.source = props[i].source;
-            tv.launch_edits = launch_edits;
-            tv.policy = "builtin";
-            tv.transforms = props[i].label;
-            tv.verified = pass;
-            tv.baseline_ms = isfinite(tk->baseline_ms) ? tk->baseline_ms : NAN;
-            tv.variant_ms = pass ? ms : NAN;
-            tv.spread_ms = pass && isfinite(spread) ? spread : NAN;
-            tv.speedup = pass && isfinite(speedup) ? speedup : NAN;
-            tv.gpu_name = run->gpu_name;
-            if (tunedb_record_evaluation(run->db, tk->key, hash, verdict, pass ? ms : NAN, detail,
-                                         &err) != 0 ||
-                tunedb_record_variant(run->db, &tv, NULL, &err) != 0) {
-                log_warn("tune: recording a result: %s", sb_str(&err));
-                sb_clear(&err);
-            }
-        }
-    }
+    if (tunedb_record_evaluation(run->db, tk->key, hash, verdict_name(v->verdict),
+                                 pass ? ms : NAN, v->detail, &err) != 0 ||
+        tunedb_record_variant(run->db, &tv, NULL, &err) != 0)
+        log_warn("tune: recording a result: %s", sb_str(&err));
     sb_free(&err);
 }
 
+/* a verdict for every proposal: the judge's, or not_run when it gave none */
+static const hn_variant_verdict *verdict_of(const hn_judge_result *r, size_t i,
+                                            hn_variant_verdict *missing)
+{
+    if (i < r->n_variants)
+        return &r->variants[i];
+    memset(missing, 0, sizeof *missing);
+    missing->verdict = VERDICT_NOT_RUN;
+    snprintf(missing->detail, sizeof missing->detail, "the judge gave no verdict");
+    missing->timing.median_ms = missing->timing.p25_ms = missing->timing.p75_ms = NAN;
+    missing->speedup = NAN;
+    return missing;
+}
+
+static void record_results(tune_loop *run, tune_target *tk, const hn_judge_result *r,
+                           const tune_proposal *props, size_t n)
+{
+    double base = r->original.median_ms;
+    if (isfinite(base) && base > 0)
+        tk->row.baseline_ms = base;
+    for (size_t i = 0; i < n; i++) {
+        hn_variant_verdict missing;
+        const hn_variant_verdict *v = verdict_of(r, i, &missing);
+        int pass = v->verdict == VERDICT_PASS;
+        double raw = v->speedup;
+        /* a difference inside the spread is no speedup */
+        double speedup = !pass ? NAN : v->significant > 0 ? raw : (raw > 1 ? 1.0 : raw);
+        tk->row.variants_tried++;
+        tk->row.variants_passed += pass;
+        pol_sample s = {props[i].p.source, props[i].p.label, verdict_name(v->verdict), speedup};
+        vec_push(&tk->history, s);
+        if (pass && speedup > 1 && speedup > tk->best_speedup) {
+            tk->best_speedup = speedup;
+            tk->best_ms = v->timing.median_ms;
+            tk->row.best_label = props[i].p.label;
+            tk->row.spread_ms = v->timing.p75_ms - v->timing.p25_ms;
+            vec_push(&tk->row.progress_t, tk->row.tune_seconds);
+            vec_push(&tk->row.progress_best, speedup);
+        }
+        if (run->db)
+            record_variant(run, tk, &props[i], v, speedup);
+    }
+}
+
 /* writes the variants and the judge's command line; 0, or -1 (tk->detail) */
-int tune_prepare_job(tune_run *run, tune_kernel *tk, round_job *rj, pool_job *pj, arena *a)
+int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *pj, arena *a)
 {
     rj->tk = tk;
-    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->file, a), tk->index,
+    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->row.file, a), tk->index,
                            tk->rounds);
     if (dir_create_all(rj->dir, 0755) != 0) {
         snprintf(tk->detail, sizeof tk->detail, "%s: %s", rj->dir, strerror(errno));
@@ -161,31 +167,30 @@ int tune_prepare_job(tune_run *run, tune_kernel *tk, round_job *rj, pool_job *pj
     cstr_vec *argv = &rj->argv;
     vec_push(argv, run->self);
     vec_push(argv, "judge");
-    vec_push(argv, tk->file);
+    vec_push(argv, tk->row.file);
     vec_push(argv, tk->k->qualified_name);
     vec_push(argv, "--captures");
     vec_push(argv, tk->captures);
     for (size_t i = 0; i < rj->n; i++) {
         const char *path = arena_printf(a, "%s/v%zu.cu", rj->dir, i);
-        if (file_write_atomic(path, rj->props[i].source, strlen(rj->props[i].source)) != 0) {
+        const pol_proposal *p = &rj->props[i].p;
+        if (file_write_atomic(path, p->source, strlen(p->source)) != 0) {
             snprintf(tk->detail, sizeof tk->detail, "%s: %s", path, strerror(errno));
             return -1;
         }
         vec_push(argv, "--variant");
         vec_push(argv, path);
         vec_push(argv, "--label");
-        vec_push(argv, rj->props[i].label);
+        vec_push(argv, p->label);
     }
     rj->json_path = arena_printf(a, "%s/judge.json", rj->dir);
     rj->out_path = arena_printf(a, "%s/judge.out", rj->dir);
     rj->err_path = arena_printf(a, "%s/judge.err", rj->dir);
-    const char *opts[] = {"--json", rj->json_path, "--work", arena_printf(a, "%s/work", rj->dir),
-                          "--runs", arena_printf(a, "%d", run->judge_runs),
-                          "--rounds", arena_printf(a, "%d", run->judge_rounds),
-                          "--seeds", arena_printf(a, "%d", run->judge_seeds),
-                          "--timeout", arena_printf(a, "%g", run->judge_timeout), "--"};
+    const char *opts[] = {"--json", rj->json_path, "--work", arena_printf(a, "%s/work", rj->dir)};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         vec_push(argv, opts[i]);
+    hn_judge_settings_argv(run->judge, argv, a);
+    vec_push(argv, "--");
     for (size_t i = 0; i < run->n_nvcc_flags; i++)
         vec_push(argv, run->nvcc_flags[i]);
     memset(pj, 0, sizeof *pj);
@@ -193,7 +198,7 @@ int tune_prepare_job(tune_run *run, tune_kernel *tk, round_job *rj, pool_job *pj
     pj->argc = argv->len;
     pj->label = arena_printf(a, "%s-r%d", tk->k->name, tk->rounds);
     pj->needs_gpu = 1;
-    pj->timeout_s = 120 + run->judge_timeout * (double)(rj->n + 1) * 8;
+    pj->timeout_s = 120 + run->judge->timeout_s * (double)(rj->n + 1) * 8;
     pj->stdout_path = rj->out_path;
     pj->stderr_path = rj->err_path;
     return 0;
@@ -217,62 +222,70 @@ static void last_line(const char *path, char *out, size_t size)
     free(text);
 }
 
-/* reads the judgement into tk; 0, or -1 when the judge itself failed */
-int tune_finish_job(tune_run *run, round_job *rj, const pool_job *pj, arena *a)
+/* why the judge failed: the last line of its stderr, or the pool's word */
+static void judge_failure(const round_job *rj, const pool_job *pj, tune_target *tk)
 {
-    tune_kernel *tk = rj->tk;
-    tk->seconds += pj->wall_s;
+    char why[320];
+    last_line(rj->err_path, why, sizeof why);
+    if (!why[0])
+        snprintf(why, sizeof why, "%s", pj->detail);
+    snprintf(tk->detail, sizeof tk->detail, "the judge failed (%s, exit %d): %s", pj->status,
+             pj->exit_code, why);
+}
+
+/* reads the judgement into tk; 0, or -1 when the judge itself failed */
+int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
+{
+    tune_target *tk = rj->tk;
+    tk->row.tune_seconds += pj->wall_s;
     char *text = NULL;
     if (!pool_job_ok(pj) || file_read_all(rj->json_path, 64 << 20, &text, NULL) != 0) {
-        char why[320];
-        last_line(rj->err_path, why, sizeof why);
-        if (!why[0])
-            snprintf(why, sizeof why, "%s", pj->detail);
-        snprintf(tk->detail, sizeof tk->detail, "the judge failed (%s, exit %d): %s", pj->status,
-                 pj->exit_code, why);
+        judge_failure(rj, pj, tk);
         free(text);
         return -1;
     }
-    cJSON *root = cJSON_Parse(text);
+    hn_judge_result *r = xcalloc(1, sizeof *r);
+    strbuf err;
+    sb_init(&err);
+    int rc = hn_judge_json_read(text, r, a, &err);
     free(text);
-    if (!root) {
+    sb_free(&err);
+    if (rc != 0) {
         snprintf(tk->detail, sizeof tk->detail, "%s: not JSON", rj->json_path);
+        free(r);
         return -1;
     }
-    static const char *const phases[3] = {"build_seconds", "check_seconds", "timing_seconds"};
-    for (int p = 0; p < 3; p++) {
-        double s = json_number(root, phases[p]);
-        tk->judge_phase_s[p] += isfinite(s) ? s : 0;
-    }
-    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "ran_on_gpu");
-    run->ran_on_gpu = cJSON_IsTrue(gpu);
+    const double phases[3] = {r->build_seconds, r->check_seconds, r->timing_seconds};
+    for (int p = 0; p < 3; p++)
+        tk->row.judge_seconds[p] += isfinite(phases[p]) ? phases[p] : 0;
+    run->ran_on_gpu = r->ran_on_gpu;
     tk->build_errors = 0;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(root, "variants"))
-        tk->build_errors += strcmp(json_string(v, "verdict", a), "build_error") == 0;
+    for (size_t i = 0; i < r->n_variants; i++)
+        tk->build_errors += r->variants[i].verdict == VERDICT_BUILD_ERROR;
     if (run->ran_on_gpu) {
-        start_recording(run, root, a);
+        start_recording(run, r, a);
         tune_key_kernel(run, tk);
-        record_results(run, tk, root, rj->props, rj->n, a);
+        record_results(run, tk, r, rj->props, rj->n);
     }
-    cJSON_Delete(root);
+    free(r);
     return 0;
 }
 
 /* a proposal that failed before the judge (a bad LLM reply): recorded as
  * a failed evaluation */
-void tune_record_failed_proposal(tune_run *run, tune_kernel *tk, const pol_proposal *p)
+void tune_record_failed_proposal(tune_loop *run, tune_target *tk, const pol_proposal *p)
 {
-    pol_sample s = {NULL, p->label, "bad_reply", NAN};
+    const char *bad_reply = verdict_name(VERDICT_BAD_REPLY);
+    pol_sample s = {NULL, p->label, bad_reply, NAN};
     vec_push(&tk->history, s);
-    tk->tried++;
+    tk->row.variants_tried++;
     if (!run->db)
         return;
     strbuf err;
     sb_init(&err);
     char hash[65];
     tunedb_variant_hash(p->label, p->failure, hash);
-    if (tunedb_record_evaluation(run->db, tk->key, hash, "bad_reply", NAN, p->failure, &err) != 0)
+    if (tunedb_record_evaluation(run->db, tk->key, hash, bad_reply, NAN, p->failure, &err) != 0)
         log_warn("tune: recording a failed proposal: %s", sb_str(&err));
     sb_free(&err);
 }

@@ -1,10 +1,58 @@
 /*
- * tune_options.c: the command line of `cl1cc tune`.
+ * tune_options.c: the command line of `cl1cc tune`: tables of its flags
+ * and of its options with a value; the judge's settings are the harness's
+ * (hn_judge_settings_option), the LLM's the policy's.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tune.h"
+
+/* flags: the int at offset set to value */
+static const struct {
+    const char *name;
+    size_t offset;
+    int value;
+} flags[] = {
+    {"-h", offsetof(tune_options, help), 1},
+    {"--help", offsetof(tune_options, help), 1},
+    {"--retrain", offsetof(tune_options, retrain), 1},
+    {"--no-learn", offsetof(tune_options, learn), 0},
+    {"--cl1-fast-math", offsetof(tune_options, fast_math), 1},
+};
+
+/* options whose value is kept as given */
+static const struct {
+    const char *name;
+    size_t offset; /* of a const char * */
+} strings[] = {
+    {"--gpus", offsetof(tune_options, pool.gpus)},
+    {"--slurm-partition", offsetof(tune_options, pool.slurm_partition)},
+    {"--slurm-gres", offsetof(tune_options, pool.slurm_gres)},
+    {"--work", offsetof(tune_options, work)},
+    {"--run", offsetof(tune_options, run_cmd)},
+    {"--build", offsetof(tune_options, build_cmd)},
+    {"--captures", offsetof(tune_options, captures)},
+    {"--json", offsetof(tune_options, json)},
+    {"--chooser", offsetof(tune_options, chooser)},
+};
+
+/* options with a positive number: an int, or the double budget */
+static const struct {
+    const char *name;
+    size_t offset;
+    int is_double;
+} numbers[] = {
+    {"--limit", offsetof(tune_options, limit), 0},
+    {"--kernel-evals", offsetof(tune_options, kernel_evals), 0},
+    {"--per-round", offsetof(tune_options, per_round), 0},
+    {"--llm-per-round", offsetof(tune_options, llm_per_round), 0},
+    {"--budget-seconds", offsetof(tune_options, budget_seconds), 1},
+};
+
+#define AT(o, offset, type) (*(type *)((char *)(o) + (offset)))
+#define N(table) (sizeof table / sizeof table[0])
 
 static int positive(const char *name, const char *value, double *out)
 {
@@ -18,7 +66,7 @@ static int positive(const char *name, const char *value, double *out)
     return 0;
 }
 
-int tune_parse_options(int argc, char **argv, tune_options *o)
+static void defaults(tune_options *o)
 {
     memset(o, 0, sizeof *o);
     o->limit = 2;
@@ -26,150 +74,112 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
     o->kernel_evals = 24;
     o->per_round = 6;
     o->learn = 1;
-    o->judge_runs = 10;
-    o->judge_rounds = 3;
-    o->judge_seeds = 2;
-    o->judge_timeout = 30;
+    hn_judge_settings_init(&o->judge);
+    o->judge.timed_runs = 10; /* tune's judges time fewer runs than the judge alone */
     o->use_builtin = 1;
     o->llm_per_round = 2;
     pol_llm_config_init(&o->llm);
     pool_options_init(&o->pool);
-    const char *policy = NULL;
-    strbuf err;
-    sb_init(&err);
-    o->files = xcalloc((size_t)argc + 1, sizeof *o->files);
-    o->kernels = xcalloc((size_t)argc + 1, sizeof *o->kernels);
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        double v;
-        if (strcmp(arg, "--") == 0) {
-            o->nvcc_flags = argv + i + 1;
-            o->n_nvcc_flags = (size_t)(argc - i - 1);
-            break;
+}
+
+static int flag(tune_options *o, const char *arg)
+{
+    for (size_t i = 0; i < N(flags); i++)
+        if (strcmp(arg, flags[i].name) == 0) {
+            AT(o, flags[i].offset, int) = flags[i].value;
+            return 1;
         }
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            o->help = 1;
+    return 0;
+}
+
+/* an option with its value; 0, or -1 after saying what is wrong */
+static int valued(tune_options *o, const char *arg, const char *value, const char **policy)
+{
+    for (size_t i = 0; i < N(strings); i++)
+        if (strcmp(arg, strings[i].name) == 0) {
+            AT(o, strings[i].offset, const char *) = value;
             return 0;
         }
-        if (strcmp(arg, "--retrain") == 0) {
-            o->retrain = 1;
-            continue;
-        }
-        if (strcmp(arg, "--no-learn") == 0) {
-            o->learn = 0;
-            continue;
-        }
-        if (strcmp(arg, "--cl1-fast-math") == 0) {
-            o->fast_math = 1;
-            continue;
-        }
-        if (arg[0] != '-') {
-            o->files[o->n_files++] = arg;
-            continue;
-        }
-        int consumed = 0, llm = pol_llm_parse_option(&o->llm, arg, next, &consumed, &err);
-        if (llm < 0) {
-            log_error("tune: %s", sb_str(&err));
-            sb_free(&err);
-            return -1;
-        }
-        if (llm > 0) {
-            i += consumed - 1;
-            continue;
-        }
-        /* --name=value spellings of the pool's options */
-        const char *eq = strchr(arg, '=');
-        char name[64];
-        if (eq && strncmp(arg, "--", 2) == 0 && (size_t)(eq - arg) < sizeof name) {
-            snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-            arg = name;
-            next = eq + 1;
-            i--; /* nothing more to consume */
-        }
-        if (!next) {
-            log_error("tune: %s needs a value", arg);
-            return -1;
-        }
-        i++;
-        if (strcmp(arg, "--cl1-backend") == 0) {
-            if (strcmp(next, "local") == 0)
-                o->pool.backend = POOL_LOCAL;
-            else if (strcmp(next, "slurm") == 0)
-                o->pool.backend = POOL_SLURM;
-            else {
-                log_error("tune: --cl1-backend is local or slurm, not '%s'", next);
+    for (size_t i = 0; i < N(numbers); i++)
+        if (strcmp(arg, numbers[i].name) == 0) {
+            double v;
+            if (positive(arg, value, &v) != 0)
                 return -1;
+            if (numbers[i].is_double)
+                AT(o, numbers[i].offset, double) = v;
+            else
+                AT(o, numbers[i].offset, int) = (int)v;
+            return 0;
+        }
+    if (strcmp(arg, "--policy") == 0) {
+        *policy = value;
+    } else if (strcmp(arg, "--kernel") == 0) {
+        o->kernels[o->n_kernels++] = value;
+    } else if (strcmp(arg, "--seed") == 0) {
+        o->seed = strtoull(value, NULL, 10);
+    } else if (strcmp(arg, "--cl1-backend") == 0) {
+        static const char *const names[] = {[POOL_LOCAL] = "local", [POOL_SLURM] = "slurm"};
+        for (size_t b = 0; b < N(names); b++)
+            if (strcmp(value, names[b]) == 0) {
+                o->pool.backend = (pool_backend)b;
+                return 0;
             }
-        } else if (strcmp(arg, "--gpus") == 0) {
-            o->pool.gpus = next;
-        } else if (strcmp(arg, "--slurm-partition") == 0) {
-            o->pool.slurm_partition = next;
-        } else if (strcmp(arg, "--slurm-gres") == 0) {
-            o->pool.slurm_gres = next;
-        } else if (strcmp(arg, "--work") == 0) {
-            o->work = next;
-        } else if (strcmp(arg, "--policy") == 0) {
-            policy = next;
-        } else if (strcmp(arg, "--run") == 0) {
-            o->run_cmd = next;
-        } else if (strcmp(arg, "--build") == 0) {
-            o->build_cmd = next;
-        } else if (strcmp(arg, "--captures") == 0) {
-            o->captures = next;
-        } else if (strcmp(arg, "--json") == 0) {
-            o->json = next;
-        } else if (strcmp(arg, "--chooser") == 0) {
-            o->chooser = next;
-        } else if (strcmp(arg, "--kernel") == 0) {
-            o->kernels[o->n_kernels++] = next;
-        } else if (strcmp(arg, "--order") == 0) {
-            if (strcmp(next, "learned") == 0)
-                o->order = TUNE_ORDER_LEARNED;
-            else if (strcmp(next, "random") == 0)
-                o->order = TUNE_ORDER_RANDOM;
-            else if (strcmp(next, "catalogue") == 0)
-                o->order = TUNE_ORDER_CATALOGUE;
-            else {
-                log_error("tune: --order is learned, random or catalogue, not '%s'", next);
-                return -1;
+        log_error("tune: --cl1-backend is local or slurm, not '%s'", value);
+        return -1;
+    } else if (strcmp(arg, "--order") == 0) {
+        static const char *const names[] = {[TUNE_ORDER_LEARNED] = "learned",
+                                            [TUNE_ORDER_RANDOM] = "random",
+                                            [TUNE_ORDER_CATALOGUE] = "catalogue"};
+        for (size_t b = 0; b < N(names); b++)
+            if (strcmp(value, names[b]) == 0) {
+                o->order = (tune_order)b;
+                return 0;
             }
-        } else if (strcmp(arg, "--seed") == 0) {
-            o->seed = strtoull(next, NULL, 10);
-        } else if (strcmp(arg, "--timeout") == 0) {
-            if (positive(arg, next, &o->judge_timeout) != 0)
-                return -1;
-        } else if (strcmp(arg, "--budget-seconds") == 0) {
-            if (positive(arg, next, &o->budget_seconds) != 0)
-                return -1;
-        } else {
-            int *target = strcmp(arg, "--limit") == 0          ? &o->limit
-                          : strcmp(arg, "--kernel-evals") == 0 ? &o->kernel_evals
-                          : strcmp(arg, "--per-round") == 0    ? &o->per_round
-                          : strcmp(arg, "--runs") == 0         ? &o->judge_runs
-                          : strcmp(arg, "--rounds") == 0       ? &o->judge_rounds
-                          : strcmp(arg, "--seeds") == 0        ? &o->judge_seeds
-                          : strcmp(arg, "--llm-per-round") == 0 ? &o->llm_per_round
-                                                               : NULL;
-            if (!target) {
-                log_error("tune: unknown option '%s'", arg);
-                return -1;
-            }
-            if (strcmp(arg, "--seeds") == 0) {
-                v = atoi(next);
-                if (v < 0 || strspn(next, "0123456789") != strlen(next)) {
-                    log_error("tune: --seeds wants a count, not '%s'", next);
-                    return -1;
-                }
-            } else if (positive(arg, next, &v) != 0) {
-                return -1;
-            }
-            *target = (int)v;
-        }
+        log_error("tune: --order is learned, random or catalogue, not '%s'", value);
+        return -1;
+    } else {
+        log_error("tune: unknown option '%s'", arg);
+        return -1;
     }
-    sb_free(&err);
-    if (o->retrain)
-        return 0;
+    return 0;
+}
+
+/* argv[*i] and what it takes; 0, or -1 after saying what is wrong */
+static int one_option(tune_options *o, int argc, char **argv, int *i, const char **policy,
+                      strbuf *err)
+{
+    const char *arg = argv[*i];
+    const char *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    int consumed = 0, llm = pol_llm_parse_option(&o->llm, arg, value, &consumed, err);
+    if (llm != 0) {
+        *i += consumed - 1;
+        return llm < 0 ? -1 : 0;
+    }
+    /* --name=value spellings */
+    const char *eq = strchr(arg, '=');
+    char name[64];
+    int inline_value = eq && strncmp(arg, "--", 2) == 0 && (size_t)(eq - arg) < sizeof name;
+    if (inline_value) {
+        snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+        arg = name;
+        value = eq + 1;
+    }
+    int used = hn_judge_settings_option(&o->judge, arg, value, err);
+    if (used != 0) {
+        *i += inline_value || used < 0 ? 0 : used - 1;
+        return used < 0 ? -1 : 0;
+    }
+    if (!value) {
+        log_error("tune: %s needs a value", arg);
+        return -1;
+    }
+    *i += !inline_value;
+    return valued(o, arg, value, policy);
+}
+
+/* --policy builtin|llm|both against the LLM's configuration; 0 or -1 */
+static int apply_policy(tune_options *o, const char *policy)
+{
     if (policy && strcmp(policy, "builtin") != 0 && strcmp(policy, "llm") != 0 &&
         strcmp(policy, "both") != 0) {
         log_error("tune: --policy is builtin, llm or both, not '%s'", policy);
@@ -186,13 +196,49 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
     if (o->llm.url) {
         strbuf why;
         sb_init(&why);
-        if (pol_llm_config_check(&o->llm, &why) != 0) {
+        int ok = pol_llm_config_check(&o->llm, &why) == 0;
+        if (!ok)
             log_error("tune: %s", sb_str(&why));
-            sb_free(&why);
-            return -1;
-        }
         sb_free(&why);
+        if (!ok)
+            return -1;
     }
+    return 0;
+}
+
+int tune_parse_options(int argc, char **argv, tune_options *o)
+{
+    defaults(o);
+    const char *policy = NULL;
+    strbuf err;
+    sb_init(&err);
+    o->files = xcalloc((size_t)argc + 1, sizeof *o->files);
+    o->kernels = xcalloc((size_t)argc + 1, sizeof *o->kernels);
+    int rc = 0;
+    for (int i = 0; i < argc && rc == 0 && !o->help; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            o->nvcc_flags = argv + i + 1;
+            o->n_nvcc_flags = (size_t)(argc - i - 1);
+            break;
+        }
+        if (flag(o, arg))
+            continue;
+        if (arg[0] != '-') {
+            o->files[o->n_files++] = arg;
+            continue;
+        }
+        rc = one_option(o, argc, argv, &i, &policy, &err);
+        if (rc != 0 && err.len)
+            log_error("tune: %s", sb_str(&err));
+    }
+    sb_free(&err);
+    if (rc != 0)
+        return -1;
+    if (o->help || o->retrain)
+        return 0;
+    if (apply_policy(o, policy) != 0)
+        return -1;
     if (!o->n_files) {
         log_error("tune: no files to tune");
         return -1;

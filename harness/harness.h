@@ -159,11 +159,37 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
  * __global__) replaced by new_name, in a; NULL if it has none. */
 char *hn_rename_kernel(const char *text, const char *name, const char *new_name, arena *a);
 
-/* ---- the judge (judge.c) ------------------------------------------------ */
+/* ---- the judge (judge.c; settings in judge_settings.c, JSON in judge_json.c) */
 
 enum { HN_MAX_VARIANTS = 64 };
 
-typedef struct hn_judge_options {
+/* How hard the judge looks.  They travel as one struct from `cl1cc tune`'s
+ * options to the `cl1cc judge` command line (hn_judge_settings_argv writes
+ * it, hn_judge_settings_option reads it) and into hn_judge. */
+typedef struct hn_judge_settings {
+    int seeds;             /* perturbed input sets besides the captured one */
+    int rounds;            /* alternating timing rounds */
+    int timed_runs;        /* timed launches per round */
+    double timeout_s;      /* per run of the driver */
+    int sanitize;          /* run the winner under compute-sanitizer */
+    int isolate_every_run; /* a process per run, not only on the first input set */
+    double rtol;           /* 0: per-dtype default */
+} hn_judge_settings;
+
+/* the judge's defaults: 2 seeds, 3 rounds, 20 timed runs, 30 s */
+void hn_judge_settings_init(hn_judge_settings *s);
+/* One option of the settings: --seeds N (a count), --rounds N, --runs N,
+ * --timeout S (positive), --sanitize, --isolate.  value is the argument
+ * after name (NULL if none).  Returns 0 when name is none of them, else
+ * how many arguments it took (1 or 2), or -1 with err for a bad or missing
+ * value. */
+int hn_judge_settings_option(hn_judge_settings *s, const char *name, const char *value,
+                             strbuf *err);
+/* The options that give s to `cl1cc judge`, appended to argv (strings in a). */
+void hn_judge_settings_argv(const hn_judge_settings *s, cstr_vec *argv, arena *a);
+
+/* What to judge: one kernel of a TU, its captured launches and variants. */
+typedef struct hn_judge_request {
     const char *file;   /* the user's TU */
     const char *kernel; /* qualified or plain name */
     const char *const *captures; /* folders with meta + allocN.in/.out */
@@ -181,18 +207,13 @@ typedef struct hn_judge_options {
     const char *share_dir; /* holds runtime/cl1cc_replay.cuh */
     const char *work_dir;
     const char *arch;      /* to build for when there is no GPU; else the GPU's */
-    double rtol;           /* 0: per-dtype default */
-    int seeds;             /* perturbed input sets besides the captured one */
-    int rounds;            /* alternating timing rounds */
-    int timed_runs;        /* timed launches per round */
-    double timeout_s;      /* per run of the driver */
-    int sanitize;          /* run the winner under compute-sanitizer */
-    int isolate_every_run; /* a process per run, not only on the first input set */
-} hn_judge_options;
+    hn_judge_settings settings;
+} hn_judge_request;
 
 typedef struct hn_variant_verdict {
     const char *label;
-    char verdict[16]; /* pass, wrong, build_error, crash, timeout, sanitizer, not_run */
+    char hash[65];    /* the variant's database hash (set by the caller; "" unknown) */
+    verdict_kind verdict;
     char detail[1024];
     hn_timing timing;
     double speedup;
@@ -200,6 +221,9 @@ typedef struct hn_variant_verdict {
 } hn_variant_verdict;
 
 typedef struct hn_judge_result {
+    /* what was judged: set by the caller for the JSON (hn_judge leaves them) */
+    const char *file, *kernel;
+    size_t n_captures;
     char arch[16];
     char gpu_name[128];
     int ran_on_gpu;
@@ -215,6 +239,13 @@ typedef struct hn_judge_result {
 int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len);
 /* 0 when the judgement ran (each variant has its verdict), -1 when it
  * could not (the TU, the driver or the original kernel failed: err says) */
-int hn_judge(const hn_judge_options *o, hn_judge_result *res, strbuf *err);
+int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err);
+
+/* The judgement as JSON (docs/HARNESS.md): what `cl1cc judge --json`
+ * writes and `cl1cc tune` reads back, spelled here only.  The reader
+ * leaves numbers the text lacks NaN, a verdict it lacks or does not know
+ * VERDICT_UNKNOWN, and keeps strings in a; 0, or -1 with err. */
+int hn_judge_json_write(const hn_judge_result *r, const char *path, strbuf *err);
+int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *err);
 
 #endif

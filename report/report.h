@@ -1,13 +1,16 @@
 /*
- * report.h: what `cl1cc ci` tells people about a tuning run: the run read
- * from the tuner's JSON (`cl1cc tune --json`), and the Markdown, HTML (inline
- * SVG charts, no external assets) and JSON summary made from it and from
- * the patch of verified winners.  Pure: structs in, text out.
+ * report.h: a tuning run's results, the one definition that `cl1cc tune`
+ * fills and writes as JSON (`cl1cc tune --json`, tune_json.c: writer and
+ * reader), and what `cl1cc ci` tells people about it: the Markdown, HTML
+ * (inline SVG charts, no external assets) and JSON summary made from it
+ * and from the patch of verified winners.  Pure: structs in, text out.
  */
 #ifndef CL1CC_REPORT_H
 #define CL1CC_REPORT_H
 
 #include "core.h"
+
+typedef VEC(double) report_double_vec;
 
 /* One kernel of a tuning run.  Numbers the JSON does not give are NaN
  * (counts: -1); strings it does not give are NULL. */
@@ -18,6 +21,9 @@ typedef struct tune_kernel {
     double baseline_ms, best_ms, speedup, spread_ms, tune_seconds;
     const char *best_label, *detail;
     long variants_tried, variants_passed;
+    double judge_seconds[3]; /* the judges' build, checks and timing, summed */
+    /* when each better variant came: seconds of tuning, its speedup */
+    report_double_vec progress_t, progress_best;
 } tune_kernel;
 
 typedef struct tune_run {
@@ -32,6 +38,10 @@ typedef struct tune_run {
  * be missing; what is required is an object with a "kernels" array whose
  * entries are objects.  Strings live in a.  0, or -1 with a message. */
 int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err);
+/* Writes run as that JSON (pretty-printed) to path; NULL strings are
+ * written as "" (gpu_name as null), NaN numbers as null.  0, or -1. */
+int report_write_tune(const tune_run *run, const char *path, strbuf *err);
+/* frees the kernels (and their progress), not the strings */
 void tune_run_free(tune_run *run);
 
 /* A kernel the patch rewrites. */

@@ -1,13 +1,113 @@
 /*
- * tune_json.c: reads what `cl1cc tune --json` writes.  Tolerant by design:
- * a later tuner may add fields (ignored) or leave optional ones out (NaN,
- * -1, NULL), so that reports from older and newer runs still come out.
+ * tune_json.c: the tuning run as JSON, both ways: `cl1cc tune --json`
+ * writes it, `cl1cc ci` reads it.  The reader is tolerant by design: a
+ * later tuner may add fields (ignored) or leave optional ones out (NaN, -1,
+ * NULL), so that reports from older and newer runs still come out.
  */
 #include "report.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
+
+/* a kernel's numbers, in the order they are written */
+static const struct {
+    const char *key;
+    size_t offset;
+} ms_keys[] = {
+    {"baseline_ms", offsetof(tune_kernel, baseline_ms)},
+    {"best_ms", offsetof(tune_kernel, best_ms)},
+    {"speedup", offsetof(tune_kernel, speedup)},
+    {"spread_ms", offsetof(tune_kernel, spread_ms)},
+};
+static const char *const phase_keys[3] = {"build", "checks", "timing"};
+
+#define K_KERNELS "kernels"
+#define K_FILE "file"
+#define K_KERNEL "kernel"
+#define K_KEY "key"
+#define K_STATUS "status"
+#define K_BEST_LABEL "best_label"
+#define K_TRIED "variants_tried"
+#define K_PASSED "variants_passed"
+#define K_TUNE_SECONDS "tune_seconds"
+#define K_JUDGE_SECONDS "judge_seconds"
+#define K_DETAIL "detail"
+#define K_PROGRESS "progress"
+#define K_VERSION "cl1cc_version"
+#define K_ARCH "arch"
+#define K_GPU_NAME "gpu_name"
+#define K_RAN_ON_GPU "ran_on_gpu"
+#define K_BUDGET "budget"
+#define K_BUDGET_SECONDS "seconds"
+#define K_BUDGET_EVALUATIONS "evaluations"
+#define K_WALL_SECONDS "wall_seconds"
+
+#define MS_FIELD(k, i) (*(double *)((char *)(k) + ms_keys[i].offset))
+#define MS_CFIELD(k, i) (*(const double *)((const char *)(k) + ms_keys[i].offset))
+enum { N_MS = sizeof ms_keys / sizeof ms_keys[0] };
+
+/* ---- writing ------------------------------------------------------------------ */
+
+static void add_number(cJSON *o, const char *name, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+static cJSON *kernel_json(const tune_kernel *w)
+{
+    cJSON *k = cJSON_CreateObject();
+    cJSON_AddStringToObject(k, K_FILE, or_empty(w->file));
+    cJSON_AddStringToObject(k, K_KERNEL, or_empty(w->kernel));
+    cJSON_AddStringToObject(k, K_KEY, or_empty(w->key));
+    cJSON_AddStringToObject(k, K_STATUS, or_empty(w->status));
+    for (size_t i = 0; i < N_MS; i++)
+        add_number(k, ms_keys[i].key, MS_CFIELD(w, i));
+    cJSON_AddStringToObject(k, K_BEST_LABEL, or_empty(w->best_label));
+    cJSON_AddNumberToObject(k, K_TRIED, (double)w->variants_tried);
+    cJSON_AddNumberToObject(k, K_PASSED, (double)w->variants_passed);
+    cJSON_AddNumberToObject(k, K_TUNE_SECONDS, w->tune_seconds);
+    cJSON *phases = cJSON_AddObjectToObject(k, K_JUDGE_SECONDS);
+    for (int p = 0; p < 3; p++)
+        cJSON_AddNumberToObject(phases, phase_keys[p], round(w->judge_seconds[p] * 100) / 100);
+    cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
+    cJSON *prog = cJSON_AddArrayToObject(k, K_PROGRESS);
+    for (size_t p = 0; p < w->progress_t.len && p < w->progress_best.len; p++) {
+        cJSON *pt = cJSON_CreateArray();
+        cJSON_AddItemToArray(pt, cJSON_CreateNumber(round(w->progress_t.items[p] * 100) / 100));
+        cJSON_AddItemToArray(pt, cJSON_CreateNumber(round(w->progress_best.items[p] * 1000) / 1000));
+        cJSON_AddItemToArray(prog, pt);
+    }
+    return k;
+}
+
+int report_write_tune(const tune_run *run, const char *path, strbuf *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, K_VERSION, or_empty(run->cl1cc_version));
+    cJSON_AddStringToObject(root, K_ARCH, or_empty(run->arch));
+    if (run->gpu_name)
+        cJSON_AddStringToObject(root, K_GPU_NAME, run->gpu_name);
+    else
+        cJSON_AddNullToObject(root, K_GPU_NAME);
+    cJSON_AddBoolToObject(root, K_RAN_ON_GPU, run->ran_on_gpu > 0);
+    cJSON *budget = cJSON_AddObjectToObject(root, K_BUDGET);
+    cJSON_AddNumberToObject(budget, K_BUDGET_SECONDS, run->budget_seconds);
+    cJSON_AddNumberToObject(budget, K_BUDGET_EVALUATIONS, (double)run->budget_evaluations);
+    cJSON_AddNumberToObject(root, K_WALL_SECONDS, run->wall_seconds);
+    cJSON *ks = cJSON_AddArrayToObject(root, K_KERNELS);
+    for (size_t i = 0; i < run->kernels.len; i++)
+        cJSON_AddItemToArray(ks, kernel_json(&run->kernels.items[i]));
+    return json_write_file(root, path, 1, err);
+}
+
+/* ---- reading ------------------------------------------------------------------ */
 
 static const char *get_string(const cJSON *o, const char *name, arena *a)
 {
@@ -27,6 +127,57 @@ static long get_count(const cJSON *o, const char *name)
     return isnan(d) || d < 0 || d > 1e15 ? -1 : (long)d;
 }
 
+static void read_progress(const cJSON *k, tune_kernel *tk)
+{
+    const cJSON *pt;
+    cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(k, K_PROGRESS))
+    {
+        const cJSON *t = cJSON_GetArrayItem(pt, 0), *best = cJSON_GetArrayItem(pt, 1);
+        if (!cJSON_IsNumber(t) || !cJSON_IsNumber(best))
+            continue;
+        vec_push(&tk->progress_t, t->valuedouble);
+        vec_push(&tk->progress_best, best->valuedouble);
+    }
+}
+
+static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
+{
+    memset(tk, 0, sizeof *tk);
+    tk->file = get_string(k, K_FILE, a);
+    tk->kernel = get_string(k, K_KERNEL, a);
+    tk->key = get_string(k, K_KEY, a);
+    tk->status = get_string(k, K_STATUS, a);
+    if (!tk->status)
+        tk->status = "unknown";
+    for (size_t i = 0; i < N_MS; i++)
+        MS_FIELD(tk, i) = get_number(k, ms_keys[i].key);
+    tk->tune_seconds = get_number(k, K_TUNE_SECONDS);
+    tk->best_label = get_string(k, K_BEST_LABEL, a);
+    tk->detail = get_string(k, K_DETAIL, a);
+    tk->variants_tried = get_count(k, K_TRIED);
+    tk->variants_passed = get_count(k, K_PASSED);
+    const cJSON *phases = cJSON_GetObjectItemCaseSensitive(k, K_JUDGE_SECONDS);
+    for (int p = 0; p < 3; p++)
+        tk->judge_seconds[p] = get_number(phases, phase_keys[p]);
+    read_progress(k, tk);
+}
+
+static void read_run(const cJSON *root, tune_run *out, arena *a)
+{
+    out->cl1cc_version = get_string(root, K_VERSION, a);
+    out->arch = get_string(root, K_ARCH, a);
+    out->gpu_name = get_string(root, K_GPU_NAME, a);
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, K_RAN_ON_GPU);
+    if (cJSON_IsBool(gpu))
+        out->ran_on_gpu = cJSON_IsTrue(gpu);
+    const cJSON *budget = cJSON_GetObjectItemCaseSensitive(root, K_BUDGET);
+    if (cJSON_IsObject(budget)) {
+        out->budget_seconds = get_number(budget, K_BUDGET_SECONDS);
+        out->budget_evaluations = get_count(budget, K_BUDGET_EVALUATIONS);
+    }
+    out->wall_seconds = get_number(root, K_WALL_SECONDS);
+}
+
 int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err)
 {
     memset(out, 0, sizeof *out);
@@ -44,24 +195,13 @@ int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err)
         return -1;
     }
     int rc = 0;
-    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, "kernels");
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, K_KERNELS);
     if (!cJSON_IsObject(root) || !cJSON_IsArray(kernels)) {
         sb_puts(err, "not a tuning run: no \"kernels\" array");
         rc = -1;
         goto done;
     }
-    out->cl1cc_version = get_string(root, "cl1cc_version", a);
-    out->arch = get_string(root, "arch", a);
-    out->gpu_name = get_string(root, "gpu_name", a);
-    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "ran_on_gpu");
-    if (cJSON_IsBool(gpu))
-        out->ran_on_gpu = cJSON_IsTrue(gpu);
-    const cJSON *budget = cJSON_GetObjectItemCaseSensitive(root, "budget");
-    if (cJSON_IsObject(budget)) {
-        out->budget_seconds = get_number(budget, "seconds");
-        out->budget_evaluations = get_count(budget, "evaluations");
-    }
-    out->wall_seconds = get_number(root, "wall_seconds");
+    read_run(root, out, a);
     size_t index = 0;
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels)
@@ -72,29 +212,22 @@ int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err)
             goto done;
         }
         tune_kernel tk;
-        tk.file = get_string(k, "file", a);
-        tk.kernel = get_string(k, "kernel", a);
-        tk.key = get_string(k, "key", a);
-        tk.status = get_string(k, "status", a);
-        if (!tk.status)
-            tk.status = "unknown";
-        tk.baseline_ms = get_number(k, "baseline_ms");
-        tk.best_ms = get_number(k, "best_ms");
-        tk.speedup = get_number(k, "speedup");
-        tk.spread_ms = get_number(k, "spread_ms");
-        tk.tune_seconds = get_number(k, "tune_seconds");
-        tk.best_label = get_string(k, "best_label", a);
-        tk.detail = get_string(k, "detail", a);
-        tk.variants_tried = get_count(k, "variants_tried");
-        tk.variants_passed = get_count(k, "variants_passed");
+        read_kernel(k, &tk, a);
         vec_push(&out->kernels, tk);
         index++;
     }
 done:
     cJSON_Delete(root);
     if (rc != 0)
-        vec_free(&out->kernels);
+        tune_run_free(out);
     return rc;
 }
 
-void tune_run_free(tune_run *run) { vec_free(&run->kernels); }
+void tune_run_free(tune_run *run)
+{
+    for (size_t i = 0; i < run->kernels.len; i++) {
+        vec_free(&run->kernels.items[i].progress_t);
+        vec_free(&run->kernels.items[i].progress_best);
+    }
+    vec_free(&run->kernels);
+}

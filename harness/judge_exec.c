@@ -1,0 +1,226 @@
+/*
+ * judge_exec.c: the judge's child processes: nvidia-smi, nvcc building the
+ * replay driver, the driver itself (alone or a batch of kernels, with
+ * limits) and compute-sanitizer.  The child only ever sees inputs.
+ */
+#include "judge_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+proc_options judge_child_options(double wall_seconds, size_t capture_cap)
+{
+    proc_options po;
+    memset(&po, 0, sizeof po);
+    po.capture_stdout = po.capture_stderr = 1;
+    po.capture_cap = capture_cap;
+    po.stdin_path = "/dev/null";
+    po.new_process_group = 1;
+    po.limits.wall_seconds = wall_seconds;
+    po.limits.no_core = 1;
+    return po;
+}
+
+int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len)
+{
+    const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap,name",
+                          "--format=csv,noheader", NULL};
+    proc_options po = judge_child_options(20, 0);
+    proc_result r;
+    int ok = proc_run(argv, &po, &r) == 0 && r.exited && r.exit_code == 0;
+    int major = 0, minor = 0;
+    char gpu[256] = "";
+    if (ok && sscanf(sb_str(&r.out), "%d.%d, %255[^\n]", &major, &minor, gpu) >= 2 && major > 0) {
+        snprintf(arch, arch_len, "sm_%d%d", major, minor);
+        snprintf(name, name_len, "%s", gpu);
+    } else {
+        ok = 0;
+    }
+    proc_result_free(&r);
+    return ok ? 1 : 0;
+}
+
+/* nvcc's command line for the driver: the TU's folder on the include path */
+static void nvcc_argv(const hn_judge_request *rq, const char *arch, const char *cu,
+                      const char *exe, cstr_vec *argv, arena *a)
+{
+    char *dir = arena_strdup(a, rq->file);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        dir = ".";
+    vec_push(argv, rq->nvcc);
+    for (size_t i = 0; i < rq->n_nvcc_flags; i++)
+        vec_push(argv, rq->nvcc_flags[i]);
+    vec_push(argv, arena_printf(a, "-I%s", dir));
+    vec_push(argv, arena_printf(a, "-arch=%s", arch));
+    vec_push(argv, cu);
+    vec_push(argv, "-o");
+    vec_push(argv, exe);
+    vec_push(argv, NULL);
+}
+
+int judge_build_driver(const hn_judge_request *rq, const tu_model *m, size_t kernel_index,
+                       const char *const *sources, size_t n, const char *name, const char *arch,
+                       const char **exe_out, arena *a, strbuf *log)
+{
+    strbuf src, err;
+    sb_init(&src);
+    sb_init(&err);
+    const char *header = arena_printf(a, "%s/runtime/cl1cc_replay.cuh", rq->share_dir);
+    const char *cu = arena_printf(a, "%s/%s.cu", rq->work_dir, name);
+    const char *exe = arena_printf(a, "%s/%s", rq->work_dir, name);
+    *exe_out = exe;
+    if (hn_replay_source(m, kernel_index, sources, n, header, &src, &err) != 0) {
+        sb_printf(log, "driver source: %s\n", sb_str(&err));
+        sb_free(&src);
+        sb_free(&err);
+        return -1;
+    }
+    int rc = file_write_atomic(cu, sb_str(&src), src.len);
+    sb_free(&src);
+    sb_free(&err);
+    if (rc != 0) {
+        sb_printf(log, "%s: %s\n", cu, strerror(errno));
+        return -1;
+    }
+    cstr_vec argv = {0};
+    nvcc_argv(rq, arch, cu, exe, &argv, a);
+    proc_options po = judge_child_options(300, 0);
+    proc_result r;
+    rc = proc_run(argv.items, &po, &r) == 0 && r.exited && r.exit_code == 0 ? 0 : -1;
+    if (rc != 0)
+        sb_printf(log, "nvcc %s failed:\n%s%s\n", cu, sb_str(&r.out), sb_str(&r.err));
+    proc_result_free(&r);
+    vec_free(&argv);
+    return rc;
+}
+
+/* the limits of a run of generated code: wall and CPU time, files, no API
+ * keys or capture folder in its environment */
+static proc_options driver_options(double wall_seconds)
+{
+    proc_options po = judge_child_options(wall_seconds, 1 << 16);
+    po.limits.cpu_seconds = (long)wall_seconds + 10;
+    po.limits.open_files = 256;
+    po.limits.file_size_bytes = (long long)8 << 30;
+    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
+    po.env_unset = drop;
+    return po;
+}
+
+run_outcome judge_run_driver(const char *exe, int index, const char *meta, const char *in_dir,
+                             const char *out_dir, int timed_runs, double timeout)
+{
+    run_outcome out;
+    memset(&out, 0, sizeof out);
+    char idx[16], runs[16];
+    snprintf(idx, sizeof idx, "%d", index);
+    snprintf(runs, sizeof runs, "%d", timed_runs);
+    const char *argv[] = {exe, idx, meta, in_dir, out_dir, runs, NULL};
+    proc_options po = driver_options(timeout);
+    proc_result r;
+    if (proc_run(argv, &po, &r) != 0) {
+        out.verdict = VERDICT_ERROR;
+        snprintf(out.detail, sizeof out.detail, "could not start %s", exe);
+    } else if (r.timed_out) {
+        out.verdict = VERDICT_TIMEOUT;
+        snprintf(out.detail, sizeof out.detail, "killed after %.0f s", timeout);
+    } else if (!r.exited || r.exit_code != 0) {
+        out.verdict = VERDICT_CRASH;
+        const char *e = sb_str(&r.err);
+        snprintf(out.detail, sizeof out.detail, "%s %d: %.400s",
+                 r.exited ? "exit status" : "signal", r.exited ? r.exit_code : r.signal, e);
+    } else {
+        out.ok = 1;
+    }
+    proc_result_free(&r);
+    return out;
+}
+
+void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
+                     const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
+                     int rounds, int *done, arena *a)
+{
+    strbuf list;
+    sb_init(&list);
+    sb_putc(&list, '@');
+    for (size_t i = 0; i < n; i++) {
+        sb_printf(&list, "%s%d", i ? "," : "", idx[i]);
+        dir_create_all(arena_printf(a, "%s/k%d", out_dir, idx[i]), 0755);
+    }
+    char runs[16], rounds_s[16];
+    snprintf(runs, sizeof runs, "%d", timed_runs);
+    snprintf(rounds_s, sizeof rounds_s, "%d", rounds);
+    const char *argv[] = {exe, sb_str(&list), meta, in_dir, out_dir, runs, rounds_s, NULL};
+    double timeout = rq->settings.timeout_s;
+    double per = timed_runs > 0 ? timeout * 4 * rounds : timeout;
+    proc_options po = driver_options(per * (double)n);
+    proc_result r;
+    /* each kernel's outputs are written after a synchronize that checked
+     * it, so a `done` stands even when a later kernel of the batch failed */
+    proc_run(argv, &po, &r);
+    proc_result_free(&r);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        done[i] = stat(arena_printf(a, "%s/k%d/done", out_dir, idx[i]), &st) == 0;
+    }
+    sb_free(&list);
+}
+
+int judge_read_timings(const char *dir, double_vec *samples)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/timings", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    double ms;
+    while (fscanf(f, "%lf", &ms) == 1)
+        vec_push(samples, ms);
+    fclose(f);
+    return 0;
+}
+
+/* an out-of-bounds access or a shared-memory race that happened not to
+ * change the outputs still fails the variant */
+void judge_sanitize(const hn_judge_request *rq, const char *exe, int index, const char *meta,
+                    const char *in, hn_variant_verdict *v, arena *a)
+{
+    static const char *const tools[] = {"memcheck", "racecheck"};
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", index);
+    for (int t = 0; t < 2; t++) {
+        const char *out = judge_make_dir(rq, a, "sanitize%d-%d", t, index);
+        if (!out)
+            return;
+        const char *argv[] = {"compute-sanitizer", "--tool", tools[t], "--error-exitcode", "99",
+                              exe, idx, meta, in, out, NULL};
+        proc_options po = judge_child_options(rq->settings.timeout_s * 20, 1 << 16);
+        proc_result r;
+        int ran = proc_run(argv, &po, &r) == 0;
+        if (!ran || r.spawn_failed) {
+            snprintf(v->detail, sizeof v->detail, "compute-sanitizer not found: not sanitized");
+        } else if (!r.exited || r.exit_code != 0) {
+            char detail[900];
+            snprintf(detail, sizeof detail, "compute-sanitizer %s: %.800s", tools[t], sb_str(&r.out));
+            judge_set_verdict(v, VERDICT_SANITIZER, detail);
+        } else if (t == 1) {
+            snprintf(v->detail, sizeof v->detail, "clean under compute-sanitizer memcheck and racecheck");
+        }
+        proc_result_free(&r);
+        if (v->verdict != VERDICT_PASS || !ran)
+            return;
+    }
+}
+
+void judge_set_verdict(hn_variant_verdict *v, verdict_kind verdict, const char *detail)
+{
+    if (v->verdict != VERDICT_PASS && v->verdict != VERDICT_PENDING)
+        return; /* the first failure stands */
+    v->verdict = verdict;
+    snprintf(v->detail, sizeof v->detail, "%s", detail);
+}

@@ -1,0 +1,206 @@
+/*
+ * judge_inputs.c: the judge's input sets and outputs: captures copied raw
+ * into the work folder, inputs perturbed, poisoned or made absolute, and
+ * every allocation a run wrote compared with the reference's.
+ */
+#include "judge_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static hn_dtype alloc_dtype(const hn_judge_request *rq, const hn_capture *c, int alloc)
+{
+    for (int i = 0; i < c->nargs && i < (int)rq->n_param_dtypes; i++)
+        if (c->arg_alloc[i] == alloc)
+            return rq->param_dtypes[i];
+    return HN_BYTES;
+}
+
+static hn_tolerance alloc_tolerance(const hn_judge_request *rq, hn_dtype t)
+{
+    hn_tolerance tol = hn_default_tolerance(t);
+    if (rq->settings.rtol > 0 && (t == HN_F32 || t == HN_F64 || t == HN_F16 || t == HN_BF16))
+        tol.rtol = rq->settings.rtol;
+    return tol;
+}
+
+/* allocation a of want_dir (want_suffix), got_dir and scale_dir (when
+ * not NULL) into heap buffers; 0, or -1 with err and nothing to free */
+static int read_three(const hn_capture *c, int a, const char *want_dir, const char *want_suffix,
+                      const char *got_dir, const char *scale_dir, unsigned char **want,
+                      unsigned char **got, unsigned char **scale, strbuf *err)
+{
+    *want = *got = *scale = NULL;
+    if (hn_alloc_read(want_dir, a, want_suffix, c->alloc_size[a], want, err) != 0)
+        return -1;
+    if (hn_alloc_read(got_dir, a, "out", c->alloc_size[a], got, err) != 0 ||
+        (scale_dir && hn_alloc_read(scale_dir, a, "out", c->alloc_size[a], scale, err) != 0)) {
+        free(*want);
+        free(*got);
+        return -1;
+    }
+    return 0;
+}
+
+int judge_compare_dirs(const hn_judge_request *rq, const hn_capture *c, const char *want_dir,
+                       const char *want_suffix, const char *got_dir, const char *scale_dir,
+                       char *detail, size_t detail_len, strbuf *err)
+{
+    for (int a = 0; a < c->nallocs; a++) {
+        unsigned char *want, *got, *scale;
+        if (read_three(c, a, want_dir, want_suffix, got_dir, scale_dir, &want, &got, &scale,
+                       err) != 0)
+            return -1;
+        hn_dtype t = alloc_dtype(rq, c, a);
+        hn_compare_result res;
+        hn_compare_scaled(t, alloc_tolerance(rq, t), want, c->alloc_size[a], got,
+                          c->alloc_size[a], scale, scale ? c->alloc_size[a] : 0, &res);
+        free(want);
+        free(got);
+        free(scale);
+        if (res.mismatches) {
+            snprintf(detail, detail_len,
+                     "allocation %d (%s): %zu of %zu elements differ, first at %zu, max abs error %g",
+                     a, hn_dtype_name(t), res.mismatches, res.elements, res.first_mismatch,
+                     res.max_abs_error);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const char *from,
+                      const char *to, input_edit how, uint64_t arg, const int *pure, strbuf *err)
+{
+    for (int al = 0; al < c->nallocs; al++) {
+        int poisoned = how == INPUTS_POISON && pure[al];
+        if (strcmp(from, to) == 0 && (how == INPUTS_COPY || (how == INPUTS_POISON && !poisoned)))
+            continue;
+        unsigned char *data;
+        if (hn_alloc_read(from, al, "in", c->alloc_size[al], &data, err) != 0)
+            return -1;
+        hn_dtype t = alloc_dtype(rq, c, al);
+        if (how == INPUTS_PERTURB)
+            hn_perturb(t, data, c->alloc_size[al], arg);
+        else if (poisoned)
+            hn_poison(data, c->alloc_size[al], (int)arg);
+        else if (how == INPUTS_ABSOLUTE)
+            hn_absolute(t, data, c->alloc_size[al]);
+        int rc = hn_alloc_write(to, al, "in", data, c->alloc_size[al], err);
+        free(data);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+const char *judge_make_dir(const hn_judge_request *rq, arena *a, const char *fmt, int x, int y)
+{
+    const char *d = arena_printf(a, "%s/", rq->work_dir);
+    d = arena_printf(a, "%s%s", d, arena_printf(a, fmt, x, y));
+    if (dir_create_all(d, 0755) != 0)
+        return NULL;
+    return d;
+}
+
+const char *judge_run_magnitudes(const hn_judge_request *rq, const char *exe,
+                                 const hn_capture *c, const char *meta, const char *in_dir,
+                                 int ci, int seed, arena *a)
+{
+    const char *abs_in = judge_make_dir(rq, a, "absin%d-%d", ci, seed);
+    const char *mag = judge_make_dir(rq, a, "mag%d-%d", ci, seed);
+    strbuf err = {0};
+    int ok = abs_in && mag &&
+             judge_edit_inputs(rq, c, in_dir, abs_in, INPUTS_ABSOLUTE, 0, NULL, &err) == 0;
+    sb_free(&err);
+    if (!ok)
+        return NULL;
+    run_outcome r = judge_run_driver(exe, 0, meta, abs_in, mag, 0, rq->settings.timeout_s);
+    return r.ok ? mag : NULL;
+}
+
+/* 1 when the original, run with allocation al poisoned, gives the same
+ * outputs as on the captured inputs (ref_out) */
+static int pure_output(const hn_judge_request *rq, const char *exe, const hn_capture *c,
+                       const char *meta, const char *ref_out, int al, arena *a, strbuf *err)
+{
+    unsigned char *in = NULL, *out = NULL;
+    if (hn_alloc_read(c->dir, al, "in", c->alloc_size[al], &in, err) != 0)
+        return 0;
+    if (hn_alloc_read(ref_out, al, "out", c->alloc_size[al], &out, err) != 0) {
+        free(in);
+        return 0;
+    }
+    int changed = memcmp(in, out, c->alloc_size[al]) != 0;
+    free(out);
+    const char *pin = changed ? judge_make_dir(rq, a, "pure%d-%d/in", al, 0) : NULL;
+    const char *pout = changed ? judge_make_dir(rq, a, "pure%d-%d/out", al, 0) : NULL;
+    if (!pin || !pout || judge_edit_inputs(rq, c, c->dir, pin, INPUTS_COPY, 0, NULL, err) != 0) {
+        free(in);
+        return 0;
+    }
+    hn_poison(in, c->alloc_size[al], 1);
+    hn_alloc_write(pin, al, "in", in, c->alloc_size[al], err);
+    free(in);
+    run_outcome r = judge_run_driver(exe, 0, meta, pin, pout, 0, rq->settings.timeout_s);
+    char detail[256];
+    return r.ok &&
+           judge_compare_dirs(rq, c, ref_out, "out", pout, NULL, detail, sizeof detail, err) == 0;
+}
+
+void judge_find_pure_outputs(const hn_judge_request *rq, const char *exe, const hn_capture *c,
+                             const char *meta, const char *ref_out, int *pure, arena *a,
+                             strbuf *err)
+{
+    for (int al = 0; al < c->nallocs; al++)
+        pure[al] = pure_output(rq, exe, c, meta, ref_out, al, a, err);
+}
+
+/* capture/meta copied to dir/meta; 0, or -1 with err */
+static int copy_meta(const char *capture, const char *dir, strbuf *err)
+{
+    char *meta;
+    size_t len;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/meta", capture);
+    if (file_read_all(path, 0, &meta, &len) != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/meta", dir);
+    int rc = file_write_atomic(path, meta, len);
+    free(meta);
+    if (rc != 0) {
+        sb_printf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+const char *judge_materialize(const hn_judge_request *rq, const char *capture, int index,
+                              arena *a, strbuf *err)
+{
+    hn_capture c;
+    if (hn_capture_read(capture, &c, err) != 0)
+        return NULL;
+    const char *dir = judge_make_dir(rq, a, "cap%d", index, 0);
+    if (!dir) {
+        sb_printf(err, "%s: cannot make a folder for capture %d", rq->work_dir, index);
+        return NULL;
+    }
+    if (copy_meta(capture, dir, err) != 0)
+        return NULL;
+    static const char *const suffixes[] = {"in", "out"};
+    for (int al = 0; al < c.nallocs; al++)
+        for (int s = 0; s < 2; s++) {
+            unsigned char *data;
+            if (hn_alloc_read(capture, al, suffixes[s], c.alloc_size[al], &data, err) != 0)
+                return NULL;
+            int rc = hn_alloc_write(dir, al, suffixes[s], data, c.alloc_size[al], err);
+            free(data);
+            if (rc != 0)
+                return NULL;
+        }
+    return dir;
+}

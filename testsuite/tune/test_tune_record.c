@@ -1,0 +1,187 @@
+/*
+ * test_tune_record.c WORKDIR: one round of `cl1cc tune` read back from its
+ * judge: a judgement (as `cl1cc judge --json` writes it, ran on a GPU) read
+ * by tune_finish_job into the kernel's results and the tuning database,
+ * each variant under the policy that proposed it (the built-in policy's
+ * as "builtin", the LLM's as "llm:<model>"); then the run's JSON written
+ * and read back as `cl1cc ci` reads it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "frontend.h"
+#include "tune.h"
+
+static const char *const kernel_source =
+    "__global__ void scale(float *x, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        x[i] *= 2.0f;\n"
+    "}\n";
+
+/* the judgement of two variants: the first passes twice as fast, the
+ * second computes something else */
+static void write_judgement(const char *path)
+{
+    hn_judge_result *r = calloc(1, sizeof *r);
+    snprintf(r->arch, sizeof r->arch, "sm_90");
+    snprintf(r->gpu_name, sizeof r->gpu_name, "NVIDIA H100");
+    r->ran_on_gpu = 1;
+    r->original = (hn_timing){10, 2.0, 1.9, 2.1, 1.95, 2.05};
+    r->build_seconds = 1;
+    r->n_variants = 2;
+    r->variants[0].verdict = VERDICT_PASS;
+    r->variants[0].timing = (hn_timing){10, 1.0, 0.9, 1.1, 0.95, 1.05};
+    r->variants[0].speedup = 2.0;
+    r->variants[0].significant = 1;
+    r->variants[1].verdict = VERDICT_WRONG;
+    snprintf(r->variants[1].detail, sizeof r->variants[1].detail, "allocation 0 differs");
+    strbuf err;
+    sb_init(&err);
+    CHECK(hn_judge_json_write(r, path, &err) == 0);
+    sb_free(&err);
+    free(r);
+}
+
+static const char *policy_of(const tunedb_variant_list *list, const char *source)
+{
+    for (size_t i = 0; i < list->len; i++)
+        if (strcmp(list->items[i].source, source) == 0)
+            return list->items[i].policy;
+    return NULL;
+}
+
+/* the results as the report JSON, read back */
+static void check_report(tune_target *tk, const char *dir)
+{
+    tune_run run, back;
+    memset(&run, 0, sizeof run);
+    run.arch = "sm_90";
+    run.ran_on_gpu = 1;
+    run.budget_evaluations = 24;
+    tk->row.key = tk->key;
+    tk->row.detail = tk->detail;
+    vec_push(&run.kernels, tk->row);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tune.json", dir);
+    strbuf err;
+    sb_init(&err);
+    CHECK(report_write_tune(&run, path, &err) == 0);
+    vec_free(&run.kernels);
+    char *text = NULL;
+    CHECK(file_read_all(path, 0, &text, NULL) == 0);
+    arena a;
+    arena_init(&a);
+    CHECK(text && report_parse_tune(text, &a, &back, &err) == 0);
+    CHECK(back.kernels.len == 1 && back.ran_on_gpu == 1 && back.budget_evaluations == 24 &&
+          back.gpu_name == NULL);
+    if (back.kernels.len == 1) {
+        const tune_kernel *k = &back.kernels.items[0];
+        CHECK(strcmp(k->kernel, "scale") == 0 && strcmp(k->key, tk->key) == 0);
+        CHECK(k->variants_tried == 2 && k->variants_passed == 1 && k->baseline_ms == 2.0);
+        CHECK(strcmp(k->best_label, "restrict") == 0 && k->judge_seconds[0] == 1);
+        CHECK(k->progress_t.len == 1 && k->progress_best.len == 1 &&
+              k->progress_best.items[0] == 2.0);
+        CHECK(isnan(k->best_ms)); /* null in the JSON */
+    }
+    tune_run_free(&back);
+    free(text);
+    arena_free(&a);
+    sb_free(&err);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    char cu[4096], json[4096], db_path[4096];
+    snprintf(cu, sizeof cu, "%s/scale.cu", dir);
+    snprintf(json, sizeof json, "%s/judge.json", dir);
+    snprintf(db_path, sizeof db_path, "%s/record.db", dir);
+    remove(db_path);
+    CHECK(file_write_atomic(cu, kernel_source, strlen(kernel_source)) == 0);
+    write_judgement(json);
+
+    tu_model m;
+    model_init(&m);
+    fe_options fo;
+    memset(&fo, 0, sizeof fo);
+    strbuf err;
+    sb_init(&err);
+    int parsed = fe_parse(cu, &fo, &m, &err);
+    if (parsed != FE_OK)
+        fprintf(stderr, "%s\n", sb_str(&err));
+    CHECK(parsed == FE_OK && m.kernels.len == 1);
+    if (m.kernels.len != 1)
+        return CHECK_REPORT("tune_record");
+    nvcc_cmdline cl;
+    CHECK(nvcc_cmdline_parse(0, NULL, &cl, &err) == 0);
+    hn_judge_settings settings;
+    hn_judge_settings_init(&settings);
+    tune_loop loop;
+    memset(&loop, 0, sizeof loop);
+    loop.db_path = db_path;
+    loop.arch = "none";
+    loop.cl = &cl;
+    loop.judge = &settings;
+    tune_target tk;
+    memset(&tk, 0, sizeof tk);
+    tk.row.file = m.main_file;
+    tk.row.kernel = m.kernels.items[0].qualified_name;
+    tk.row.baseline_ms = tk.row.spread_ms = tk.row.best_ms = tk.row.speedup = NAN;
+    tk.row.best_label = "";
+    tk.model = &m;
+    tk.k = &m.kernels.items[0];
+    tk.original = kernel_source;
+    tk.best_speedup = 1;
+    tk.best_ms = NAN;
+
+    pol_llm_config llm;
+    pol_llm_config_init(&llm);
+    llm.model = "fake-model";
+    arena a;
+    arena_init(&a);
+    tune_proposal props[2] = {
+        {{"__global__ void scale(float *__restrict__ x, int n) {}", "restrict", NULL},
+         TUNE_POLICY_BUILTIN},
+        {{"__global__ void scale(float *x, int n) { /* llm */ }", "llm:fake-model #1", NULL},
+         tune_llm_policy(&llm, &a)},
+    };
+    round_job rj;
+    memset(&rj, 0, sizeof rj);
+    rj.tk = &tk;
+    rj.props = props;
+    rj.n = 2;
+    rj.json_path = json;
+    pool_job pj;
+    memset(&pj, 0, sizeof pj);
+    snprintf(pj.status, sizeof pj.status, "done");
+    pj.wall_s = 3;
+    CHECK(tune_finish_job(&loop, &rj, &pj, &a) == 0);
+    CHECK(loop.ran_on_gpu && loop.recording && loop.db && strcmp(loop.arch, "sm_90") == 0);
+    CHECK(tk.row.variants_tried == 2 && tk.row.variants_passed == 1 && tk.best_speedup == 2.0);
+    CHECK(tk.history.len == 2 && strcmp(tk.history.items[1].verdict, "wrong") == 0);
+    tunedb_variant_list list = {0};
+    CHECK(loop.db && tunedb_list_variants(loop.db, tk.key, NULL, &a, &list, &err) == 0);
+    CHECK(list.len == 2);
+    const char *builtin = policy_of(&list, props[0].p.source);
+    const char *by_llm = policy_of(&list, props[1].p.source);
+    CHECK(builtin && strcmp(builtin, "builtin") == 0);
+    CHECK(by_llm && strcmp(by_llm, "llm:fake-model") == 0);
+    tunedb_evaluation_list evals = {0};
+    CHECK(tunedb_list_evaluations(loop.db, tk.key, &a, &evals, &err) == 0 && evals.len == 2);
+    check_report(&tk, dir);
+
+    vec_free(&tk.history);
+    vec_free(&tk.row.progress_t);
+    vec_free(&tk.row.progress_best);
+    tunedb_close(loop.db);
+    nvcc_cmdline_free(&cl);
+    model_free(&m);
+    arena_free(&a);
+    sb_free(&err);
+    return CHECK_REPORT("tune_record");
+}
