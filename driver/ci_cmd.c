@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
+#include "config.h"
 #include "core.h"
 #include "driver.h"
 #include "proc.h"
@@ -173,8 +175,8 @@ static int changed_files(const ci_options *o, const char *top, arena *a, const c
 
 static const char *tuner_path(arena *a)
 {
-    const char *forced = getenv("CL1CC_CI_TUNER");
-    if (forced && *forced)
+    const char *forced = config_ci_tuner();
+    if (forced)
         return forced;
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -467,7 +469,7 @@ finish:;
     arena_init(&res.strings);
     int have_res = 0;
     if (!o.dry_run && failed != 2 && files.len) {
-        if (rewrite_archs(o.arch, &cl, run.arch, &a, &archs, &err) != 0) {
+        if (apply_archs(o.arch, &cl, run.arch, &a, &archs, &err) != 0) {
             log_error("ci: %s", sb_str(&err));
             vec_push(&notes, arena_strdup(&a, sb_str(&err)));
             failed = 1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "core.h"
 #include "driver.h"
 
@@ -47,8 +48,7 @@ static void print_help(void)
 
 int main(int argc, char **argv)
 {
-    const char *verbose = getenv("CL1CC_VERBOSE");
-    if (verbose && *verbose && strcmp(verbose, "0") != 0)
+    if (config_verbose())
         log_set_level(LOG_VERBOSE);
     if (argc >= 2 && strcmp(argv[1], "--cl1-help") == 0) {
         print_help();

@@ -7,7 +7,6 @@
  */
 #include "rewrite_plan.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,97 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "driver.h"
 #include "frontend.h"
-#include "kernel_key.h"
-#include "launch_rule.h"
 #include "proc.h"
 #include "rewrite.h"
-#include "splice_launch.h"
 #include "tunedb.h"
 
 /* ---- where and for what ------------------------------------------------- */
-
-int rewrite_gpu_arch(arena *a, const char **arch, const char **name, strbuf *err)
-{
-    const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap,name", "--format=csv,noheader",
-                          NULL};
-    proc_options po;
-    memset(&po, 0, sizeof po);
-    po.capture_stdout = po.capture_stderr = 1;
-    po.stdin_path = "/dev/null";
-    po.limits.wall_seconds = 30;
-    proc_result r;
-    int rc = proc_run(argv, &po, &r);
-    int major = 0, minor = 0, used = 0;
-    const char *out = sb_str(&r.out);
-    if (rc != 0 || !r.exited || r.exit_code != 0 ||
-        sscanf(out, " %d.%d ,%n", &major, &minor, &used) < 2 || major <= 0 || minor < 0) {
-        sb_printf(err, "no GPU found (%s): give the arch to look variants up for, "
-                       "e.g. --arch sm_90",
-                  r.spawn_failed ? "nvidia-smi cannot be run" : "nvidia-smi reports none");
-        proc_result_free(&r);
-        return -1;
-    }
-    *arch = arena_printf(a, "sm_%d%d", major, minor);
-    if (name) {
-        const char *n = used ? out + used : "";
-        size_t len = strcspn(n, "\r\n");
-        while (len && isspace((unsigned char)n[len - 1]))
-            len--;
-        *name = len ? arena_strndup(a, n, len) : NULL;
-    }
-    proc_result_free(&r);
-    return 0;
-}
-
-static int flags_name_arch(const nvcc_cmdline *cl)
-{
-    static const char *const options[] = {"--gpu-architecture=", "--gpu-code=",
-                                          "--generate-code=", NULL};
-    for (size_t i = 0; i < cl->codegen_flags.len; i++)
-        for (size_t j = 0; options[j]; j++)
-            if (strncmp(cl->codegen_flags.items[i], options[j], strlen(options[j])) == 0)
-                return 1;
-    return 0;
-}
-
-int rewrite_archs(const char *arch_option, const nvcc_cmdline *flags, const char *fallback,
-                  arena *a, cstr_vec *out, strbuf *err)
-{
-    if (arch_option) {
-        if (strncmp(arch_option, "sm_", 3) != 0 || !isdigit((unsigned char)arch_option[3])) {
-            sb_printf(err, "--arch %s: not a real GPU arch (sm_80, sm_90, ...)", arch_option);
-            return -1;
-        }
-        vec_push(out, arena_strdup(a, arch_option));
-        return 0;
-    }
-    if (flags_name_arch(flags)) {
-        for (size_t i = 0; i < flags->gpu_archs.len; i++) {
-            const char *arch = flags->gpu_archs.items[i];
-            if (strcmp(arch, "native") == 0) {
-                if (rewrite_gpu_arch(a, &arch, NULL, err) != 0)
-                    return -1;
-            } else if (strncmp(arch, "sm_", 3) != 0) {
-                sb_printf(err, "the flags target '%s': give the arch to look variants up for, "
-                               "e.g. --arch sm_90",
-                          arch);
-                return -1;
-            }
-            vec_push(out, arch);
-        }
-        if (out->len)
-            return 0;
-    }
-    if (fallback && *fallback)
-        return rewrite_archs(fallback, flags, NULL, a, out, err);
-    const char *arch;
-    if (rewrite_gpu_arch(a, &arch, NULL, err) != 0)
-        return -1;
-    vec_push(out, arch);
-    return 0;
-}
 
 static const char *git_toplevel(void)
 {
@@ -181,7 +97,6 @@ static const char *today(arena *a)
 
 /* ---- planning one file ------------------------------------------------------- */
 
-typedef VEC(rw_launch_change) launch_change_vec;
 typedef VEC(rw_kernel_change) kernel_change_vec;
 typedef struct span {
     size_t begin, end;
@@ -210,167 +125,6 @@ static void note(plan_state *ps, const char *fmt, ...)
     sb_free(&sb);
 }
 
-/* whether text holds any of the names as a word: a file that names no
- * kernel with a variant is not parsed (as the wrapper does) */
-static int mentions_any(const char *text, const cstr_vec *names)
-{
-    for (size_t i = 0; i < names->len; i++) {
-        size_t n = strlen(names->items[i]);
-        for (const char *p = text; n && (p = strstr(p, names->items[i])) != NULL; p += n) {
-            int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-            int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-            if (!before && !after)
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* The variant the wrapper would splice for k: the best verified one, the
- * same for every arch.  1 found, 0 none, -1 database error. */
-static int choose_variant(plan_state *ps, const tu_model *m, const kernel *k, arena *a,
-                          tunedb_variant *out, const char **key_out, strbuf *err)
-{
-    const nvcc_cmdline *cl = ps->rq->flags;
-    for (size_t i = 0; i < ps->rq->n_archs; i++) {
-        char key[65];
-        kernel_key(m, k, ps->rq->archs[i], (const char *const *)cl->codegen_flags.items,
-                   cl->codegen_flags.len, key);
-        tunedb_variant v;
-        int rc = tunedb_best_variant(ps->db, key, ps->rq->archs[i], a, &v, err);
-        if (rc <= 0)
-            return rc;
-        if (i == 0)
-            *key_out = arena_strdup(a, key);
-        else if (strcmp(v.source, out->source) != 0 ||
-                 strcmp(v.launch_edits ? v.launch_edits : "", out->launch_edits ? out->launch_edits : "") != 0)
-            return 0;
-        *out = v;
-    }
-    return ps->rq->n_archs ? 1 : 0;
-}
-
-static int by_position(const void *a, const void *b)
-{
-    const launch_site *x = *(const launch_site *const *)a, *y = *(const launch_site *const *)b;
-    return x->range.begin < y->range.begin ? -1 : x->range.begin > y->range.begin;
-}
-
-/* The launch edits of a variant (docs/REWRITE.md):
- *   [{"site": N, "field": "grid"|"block"|"shmem"|"stream"|"config", "text": "..."}]
- * site counts the launches of this kernel in its file from 0, in source
- * order.  0, or -1 with the reason in why (the kernel is then left alone:
- * a variant that needs a new launch configuration is wrong without it). */
-static int launch_changes(const tu_model *m, size_t kernel_index, const char *json, arena *a,
-                          launch_change_vec *out, strbuf *why)
-{
-    if (!json || !*json)
-        return 0;
-    cJSON *root = cJSON_Parse(json);
-    if (!root || (!cJSON_IsArray(root) && !cJSON_IsNull(root))) {
-        sb_puts(why, "its launch_edits are not a JSON array");
-        cJSON_Delete(root);
-        return -1;
-    }
-    VEC(const launch_site *) sites = {0};
-    for (size_t i = 0; i < m->launches.len; i++) {
-        const launch_site *l = &m->launches.items[i];
-        if (l->kernel_index == (long)kernel_index && l->range.file &&
-            strcmp(l->range.file, m->main_file) == 0)
-            vec_push(&sites, l);
-    }
-    if (sites.len)
-        qsort(sites.items, sites.len, sizeof *sites.items, by_position);
-    int rc = 0;
-    size_t index = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, root)
-    {
-        const cJSON *site = cJSON_GetObjectItemCaseSensitive(e, "site");
-        const cJSON *field = cJSON_GetObjectItemCaseSensitive(e, "field");
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(e, "text");
-        if (!cJSON_IsNumber(site) || !cJSON_IsString(field) || !cJSON_IsString(text) ||
-            site->valuedouble < 0 || site->valuedouble != (double)(long)site->valuedouble) {
-            sb_printf(why, "launch edit %zu lacks a site number, a field or a text", index);
-            rc = -1;
-            break;
-        }
-        long n = (long)site->valuedouble;
-        if ((size_t)n >= sites.len) {
-            sb_printf(why, "launch edit %zu names launch site %ld of %zu", index, n, sites.len);
-            rc = -1;
-            break;
-        }
-        const launch_site *l = sites.items[n];
-        const char *f = field->valuestring;
-        const src_range *r = strcmp(f, "grid") == 0     ? &l->grid.range
-                             : strcmp(f, "block") == 0  ? &l->block.range
-                             : strcmp(f, "shmem") == 0  ? &l->shmem.range
-                             : strcmp(f, "stream") == 0 ? &l->stream.range
-                             : strcmp(f, "config") == 0 ? &l->config_range
-                                                        : NULL;
-        const char *t = text->valuestring;
-        size_t tl = strlen(t);
-        if (!r) {
-            sb_printf(why, "launch edit %zu: unknown field '%s'", index, f);
-            rc = -1;
-        } else if (!r->present || r->in_macro || l->in_macro) {
-            sb_printf(why, "launch edit %zu: the %s of the launch at line %u is %s", index, f,
-                      l->range.line, !r->present ? "not written (absent)" : "made by a macro");
-            rc = -1;
-        } else if (!*t || (strcmp(f, "config") == 0 &&
-                           (tl < 6 || strncmp(t, "<<<", 3) != 0 || strcmp(t + tl - 3, ">>>") != 0))) {
-            sb_printf(why, "launch edit %zu: '%s' is no %s", index, t, f);
-            rc = -1;
-        }
-        if (rc != 0)
-            break;
-        rw_launch_change c = {r->begin, r->end, arena_strdup(a, t)};
-        for (size_t j = 0; j < out->len; j++)
-            if (c.begin < out->items[j].end && out->items[j].begin < c.end) {
-                sb_printf(why, "launch edits %zu and %zu overlap", j, index);
-                rc = -1;
-            }
-        if (rc != 0)
-            break;
-        vec_push(out, c);
-        index++;
-    }
-    vec_free(&sites);
-    cJSON_Delete(root);
-    return rc;
-}
-
-/* A variant for another launch configuration (core/launch_rule.h), as the wrapper
- * applies it (driver/splice_launch.h): the kernel stays and the copy goes in
- * after it, so the "variant" that replaces the definition is the definition
- * itself and the copy; each launch site that can pick the copy is a launch
- * change of its own (the whole launch).  0, or -1 with the reason in why. */
-static int launch_copy_changes(const tu_model *m, size_t kernel_index, const char *variant,
-                               const launch_rule *r, arena *a, const char **replacement,
-                               launch_change_vec *out, strbuf *why)
-{
-    const kernel *k = &m->kernels.items[kernel_index];
-    const source_file *sf = model_file(m, m->main_file);
-    rw_edit_vec sites = {0};
-    const char *copy = NULL;
-    if (!sf || !launch_copy_plan(m, kernel_index, variant, r, a, &sites, &copy, why)) {
-        if (!sf)
-            sb_puts(why, "its text was not kept by the frontend");
-        vec_free(&sites);
-        return -1;
-    }
-    *replacement = arena_printf(a, "%.*s%s", (int)(k->decl_range.end - k->decl_range.begin),
-                                sf->text + k->decl_range.begin, copy);
-    for (size_t i = 0; i < sites.len; i++) {
-        rw_launch_change c = {sites.items[i].begin, sites.items[i].end,
-                              sites.items[i].replacement};
-        vec_push(out, c);
-    }
-    vec_free(&sites);
-    return 0;
-}
-
 static int overlaps_any(const span_vec *taken, size_t begin, size_t end)
 {
     for (size_t i = 0; i < taken->len; i++)
@@ -384,109 +138,119 @@ static void report_file_error(const char *path, const char *what, int errnum)
     fprintf(stderr, "%s: error: %s: %s\n", path, what, strerror(errnum));
 }
 
+/* the archs of the request, "sm_80+sm_90", for the marker */
+static const char *archs_text(const rewrite_request *rq, arena *a)
+{
+    strbuf archs;
+    sb_init(&archs);
+    for (size_t j = 0; j < rq->n_archs; j++)
+        sb_printf(&archs, "%s%s", j ? "+" : "", rq->archs[j]);
+    const char *text = arena_strdup(a, sb_str(&archs));
+    sb_free(&archs);
+    return text;
+}
+
+/* The change that puts the chosen variant in, with its provenance; the
+ * kernel's info recorded as applied. */
+static void add_change(plan_state *ps, const kernel *k, const apply_choice *choice,
+                       const apply_edits *ed, const source_file *sf, arena *a,
+                       kernel_change_vec *changes, rewrite_kernel_info *info)
+{
+    const tunedb_variant *v = &choice->variant;
+    rw_kernel_change c;
+    memset(&c, 0, sizeof c);
+    c.begin = ed->begin;
+    c.end = ed->end;
+    /* the kernel kept, a copy after it: both are what replaces it */
+    c.variant = ed->definition ? ed->definition
+                               : arena_printf(a, "%.*s%s", (int)(ed->end - ed->begin),
+                                              sf->text + ed->begin, ed->after ? ed->after : "");
+    c.prov.kernel = k->qualified_name;
+    c.prov.speedup = v->speedup;
+    c.prov.arch = archs_text(ps->rq, a);
+    c.prov.gpu_name = v->gpu_name;
+    c.prov.date = ps->date;
+    c.prov.key = choice->key;
+    c.prov.variant_hash = v->hash;
+    c.launches = ed->launches;
+    c.n_launches = ed->n_launches;
+    vec_push(changes, c);
+
+    info->arch = arena_strdup(&ps->res->strings, c.prov.arch);
+    info->key = arena_strdup(&ps->res->strings, choice->key);
+    info->variant_hash = arena_strdup(&ps->res->strings, v->hash);
+    info->speedup = v->speedup;
+    vec_push(&ps->res->applied, *info);
+}
+
+/* Kernel i of a parsed file: its change, if a variant applies and its edits
+ * are clear of the others' (taken).  0, or -1 on a database error. */
+static int plan_kernel(plan_state *ps, const char *path, const char *real, const tu_model *m,
+                       size_t i, const source_file *sf, arena *a, span_vec *taken,
+                       kernel_change_vec *changes)
+{
+    const kernel *k = &m->kernels.items[i];
+    apply_place place;
+    apply_where where = apply_place_of_kernel(&place, m, i, ps->rq->flags, ps->rq->archs,
+                                              ps->rq->n_archs,
+                                              APPLY_LAUNCH_RULES | APPLY_LAUNCH_SITES);
+    if (where == APPLY_NOT_A_PLACE)
+        return 0;
+    rewrite_kernel_info info;
+    memset(&info, 0, sizeof info);
+    info.file = arena_strdup(&ps->res->strings, real);
+    info.kernel = arena_strdup(&ps->res->strings, k->qualified_name);
+    info.line = k->decl_range.line;
+    info.speedup = NAN;
+    if (where == APPLY_REWRITTEN) {
+        vec_push(&ps->res->already, info);
+        log_verbose("%s:%u: kernel %s was rewritten by cl1cc before: left as it is", path,
+                    info.line, k->qualified_name);
+        return 0;
+    }
+    apply_choice choice;
+    strbuf why;
+    sb_init(&why);
+    int found = apply_choose(ps->db, &place, a, &choice, &why);
+    if (found < 0)
+        fprintf(stderr, "%s: error: the tuning database: %s\n", path, sb_str(&why));
+    apply_edits ed;
+    if (found > 0 && apply_plan(&place, &choice.variant, a, &ed, &why) != APPLY_PLANNED) {
+        note(ps, "%s:%u: kernel %s: its verified variant is not applied: %s", path, info.line,
+             k->qualified_name, sb_str(&why));
+        found = 0;
+    }
+    sb_free(&why);
+    if (found <= 0)
+        return found;
+    int clash = overlaps_any(taken, ed.begin, ed.end);
+    for (size_t j = 0; j < ed.n_launches && !clash; j++)
+        clash = overlaps_any(taken, ed.launches[j].begin, ed.launches[j].end);
+    if (clash) {
+        note(ps, "%s:%u: kernel %s: its variant's edits overlap another kernel's: "
+                 "not applied this time",
+             path, info.line, k->qualified_name);
+        return 0;
+    }
+    span s = {ed.begin, ed.end};
+    vec_push(taken, s);
+    for (size_t j = 0; j < ed.n_launches; j++) {
+        span ls = {ed.launches[j].begin, ed.launches[j].end};
+        vec_push(taken, ls);
+    }
+    add_change(ps, k, &choice, &ed, sf, a, changes, &info);
+    return 0;
+}
+
 /* the kernels of one parsed file: the changes to make, recorded in res */
 static int plan_kernels(plan_state *ps, const char *path, const char *real, const tu_model *m,
                         const source_file *sf, arena *a, kernel_change_vec *changes)
 {
     span_vec taken = {0};
-    strbuf err;
-    sb_init(&err);
     int rc = 0;
-    for (size_t i = 0; i < m->kernels.len; i++) {
-        const kernel *k = &m->kernels.items[i];
-        if (!k->is_definition || k->decl_range.in_macro || !k->decl_range.file ||
-            strcmp(k->decl_range.file, m->main_file) != 0)
-            continue;
-        rewrite_kernel_info info;
-        memset(&info, 0, sizeof info);
-        info.file = arena_strdup(&ps->res->strings, real);
-        info.kernel = arena_strdup(&ps->res->strings, k->qualified_name);
-        info.line = k->decl_range.line;
-        info.speedup = NAN;
-        if (rw_is_rewritten(sf->text, sf->len, k->decl_range.begin)) {
-            vec_push(&ps->res->already, info);
-            log_verbose("%s:%u: kernel %s was rewritten by cl1cc before: left as it is", path,
-                        info.line, k->qualified_name);
-            continue;
-        }
-        tunedb_variant v;
-        const char *key = NULL;
-        int found = choose_variant(ps, m, k, a, &v, &key, &err);
-        if (found < 0) {
-            fprintf(stderr, "%s: error: the tuning database: %s\n", path, sb_str(&err));
-            rc = -1;
-            break;
-        }
-        if (found == 0)
-            continue;
-        launch_change_vec launches = {0};
-        strbuf why;
-        sb_init(&why);
-        const char *replacement = v.source;
-        launch_rule rule;
-        int known = launch_rule_from_edits(v.launch_edits, &rule);
-        int planned = known && !launch_rule_is_none(&rule)
-                          ? launch_copy_changes(m, i, v.source, &rule, a, &replacement, &launches, &why)
-                          : launch_changes(m, i, v.launch_edits, a, &launches, &why);
-        if (planned != 0) {
-            note(ps, "%s:%u: kernel %s: its verified variant is not applied: %s", path, info.line,
-                 k->qualified_name, sb_str(&why));
-            sb_free(&why);
-            vec_free(&launches);
-            continue;
-        }
-        sb_free(&why);
-        int clash = overlaps_any(&taken, k->decl_range.begin, k->decl_range.end);
-        for (size_t j = 0; j < launches.len && !clash; j++)
-            clash = overlaps_any(&taken, launches.items[j].begin, launches.items[j].end);
-        if (clash) {
-            note(ps, "%s:%u: kernel %s: its variant's edits overlap another kernel's: "
-                     "not applied this time",
-                 path, info.line, k->qualified_name);
-            vec_free(&launches);
-            continue;
-        }
-        span s = {k->decl_range.begin, k->decl_range.end};
-        vec_push(&taken, s);
-        for (size_t j = 0; j < launches.len; j++) {
-            span ls = {launches.items[j].begin, launches.items[j].end};
-            vec_push(&taken, ls);
-        }
-        rw_launch_change *kept = NULL;
-        if (launches.len) {
-            kept = arena_alloc(a, launches.len * sizeof *kept);
-            memcpy(kept, launches.items, launches.len * sizeof *kept);
-        }
-        rw_kernel_change c;
-        memset(&c, 0, sizeof c);
-        c.begin = k->decl_range.begin;
-        c.end = k->decl_range.end;
-        c.variant = replacement;
-        c.prov.kernel = k->qualified_name;
-        c.prov.speedup = v.speedup;
-        strbuf archs;
-        sb_init(&archs);
-        for (size_t j = 0; j < ps->rq->n_archs; j++)
-            sb_printf(&archs, "%s%s", j ? "+" : "", ps->rq->archs[j]);
-        c.prov.arch = arena_strdup(a, sb_str(&archs));
-        sb_free(&archs);
-        c.prov.gpu_name = v.gpu_name;
-        c.prov.date = ps->date;
-        c.prov.key = key;
-        c.prov.variant_hash = v.hash;
-        c.launches = kept;
-        c.n_launches = launches.len;
-        vec_push(changes, c);
-        vec_free(&launches);
-
-        info.arch = arena_strdup(&ps->res->strings, c.prov.arch);
-        info.key = arena_strdup(&ps->res->strings, key);
-        info.variant_hash = arena_strdup(&ps->res->strings, v.hash);
-        info.speedup = v.speedup;
-        vec_push(&ps->res->applied, info);
-    }
+    for (size_t i = 0; i < m->kernels.len && rc == 0; i++)
+        rc = plan_kernel(ps, path, real, m, i, sf, a, &taken, changes);
     vec_free(&taken);
-    sb_free(&err);
     return rc;
 }
 
@@ -513,7 +277,7 @@ static int plan_file(plan_state *ps, const char *path)
         report_file_error(path, "cannot read it", errno);
         return -1;
     }
-    if (!ps->db || !mentions_any(disk, &ps->names)) {
+    if (!ps->db || !apply_mentions_any(disk, &ps->names)) {
         free(disk);
         return 0;
     }
@@ -617,17 +381,10 @@ int rewrite_run(const rewrite_request *rq, rewrite_result *res)
     }
     if (rc == 1)
         log_verbose("no tuning database at %s: nothing to apply", db_path ? db_path : "(none)");
-    for (size_t i = 0; ps.db && i < rq->n_archs; i++) {
-        tunedb_name_list nl;
-        if (tunedb_applicable_kernel_names(ps.db, rq->archs[i], &res->strings, &nl, &err) != 0) {
-            log_error("%s", sb_str(&err));
-            res->errors++;
-            break;
-        }
-        for (size_t j = 0; j < nl.len; j++) {
-            const char *last = strrchr(nl.items[j], ':');
-            vec_push(&ps.names, last ? last + 1 : nl.items[j]);
-        }
+    if (ps.db && apply_kernel_names(ps.db, rq->archs, rq->n_archs, &res->strings, &ps.names,
+                                    &err) != 0) {
+        log_error("%s", sb_str(&err));
+        res->errors++;
     }
     for (size_t i = 0; i < rq->n_files; i++)
         if (plan_file(&ps, rq->files[i]) != 0)
@@ -724,7 +481,7 @@ int cmd_rewrite(int argc, char **argv)
         else
             log_error("rewrite: no files");
         rewrite_usage();
-    } else if (rewrite_archs(arch, &cl, NULL, &a, &archs, &err) != 0) {
+    } else if (apply_archs(arch, &cl, NULL, &a, &archs, &err) != 0) {
         log_error("rewrite: %s", sb_str(&err));
     } else {
         rewrite_request rq;
