@@ -11,6 +11,31 @@
 #include <string.h>
 #include <unistd.h>
 
+const config_variable config_variables[] = {
+    {"CL1CC_DISABLE=1", "wrapper", "pure pass-through to nvcc"},
+    {"CL1CC_VERBOSE=1", "all", "say what cl1cc does"},
+    {"CL1CC_NVCC=PATH", "wrapper", "the real nvcc (default: the first nvcc on PATH that is not cl1cc)"},
+    {"CL1CC_CACHE_DIR=DIR", "db, frontend",
+     "the cache (default $XDG_CACHE_HOME/cl1cc for an absolute XDG_CACHE_HOME, else ~/.cache/cl1cc)"},
+    {"CL1CC_DB=PATH", "db", "the tuning database (default CACHE/tuning.db)"},
+    {"CL1CC_DB_BUSY_MS=N", "db", "how long to wait for another process's lock (default 5000)"},
+    {"CL1CC_NO_PCH=1", "frontend", "no precompiled CUDA headers (CACHE/pch)"},
+    {"CL1CC_STUB_DIR=DIR", "frontend",
+     "clang's stand-ins for headers CUDA removed (default BIN/../share/cl1cc/clang-stubs)"},
+    {"CL1CC_CLANG_RESOURCE_DIR=DIR", "frontend", "libclang's resource directory"},
+    {"CL1CC_MAX_SOURCE_MB=N", "frontend", "the largest file parsed, in MiB (default 64)"},
+    {"CL1CC_SLURM_BIN_DIR=DIR", "pool", "where sbatch and squeue are (default: PATH)"},
+    {"CL1CC_LLM_API_KEY=KEY", "policy",
+     "the LLM's API key (--cl1-llm-key-env names another variable)"},
+    {"CL1CC_CAPTURE_FILES=LIST", "wrapper", "set by cl1cc capture: the files to instrument"},
+    {"CL1CC_CAPTURE_DIR=DIR", "wrapper, program", "set by cl1cc capture: where captures go"},
+    {"CL1CC_CAPTURE_LIMIT=N", "program",
+     "set by cl1cc capture: launches captured per kernel (read by the instrumented program)"},
+    {"CL1CC_CI_TUNER=PATH", "ci", "tests: the tuner cl1cc ci runs (default: cl1cc itself)"},
+    {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\")"},
+};
+const size_t config_n_variables = sizeof config_variables / sizeof config_variables[0];
+
 static const char *value(const char *name)
 {
     const char *v = getenv(name);

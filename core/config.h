@@ -1,37 +1,9 @@
 /*
  * config.h: every CL1CC_* environment variable, read in one place
- * (core/config.c).  Callers ask these accessors, never getenv.  The table
- * (also in README.md, "Environment"):
- *
- *   variable                  read by        meaning
- *   CL1CC_DISABLE=1           wrapper        pure pass-through to nvcc
- *   CL1CC_VERBOSE=1           all            say what cl1cc does
- *   CL1CC_NVCC=PATH           wrapper        the real nvcc (default: the first nvcc on
- *                                            PATH that is not cl1cc)
- *   CL1CC_CACHE_DIR=DIR       db, frontend   the cache (default $XDG_CACHE_HOME/cl1cc
- *                                            for an absolute XDG_CACHE_HOME, else
- *                                            ~/.cache/cl1cc)
- *   CL1CC_DB=PATH             db             the tuning database (default
- *                                            CACHE/tuning.db)
- *   CL1CC_DB_BUSY_MS=N        db             how long to wait for another process's
- *                                            lock (default 5000)
- *   CL1CC_NO_PCH=1            frontend       no precompiled CUDA headers (CACHE/pch)
- *   CL1CC_STUB_DIR=DIR        frontend       clang's stand-ins for headers CUDA removed
- *                                            (default <bin>/../share/cl1cc/clang-stubs)
- *   CL1CC_CLANG_RESOURCE_DIR  frontend       libclang's resource directory
- *   CL1CC_MAX_SOURCE_MB=N     frontend       the largest file parsed (default 64)
- *   CL1CC_SLURM_BIN_DIR=DIR   pool           where sbatch and squeue are (default PATH)
- *   CL1CC_CAPTURE_FILES, _DIR wrapper        set by `cl1cc capture` for the build it
- *                                            runs: the files to instrument, where
- *                                            captures go
- *   CL1CC_CAPTURE_LIMIT=N     the program    set by `cl1cc capture`: launches captured
- *                                            per kernel (read by the instrumented
- *                                            program, harness/runtime/cl1cc_capture.cuh)
- *   CL1CC_LLM_API_KEY         policy         the LLM's API key (the default of
- *                                            --cl1-llm-key-env: another name may be
- *                                            given, so policy/ reads it by name)
- *   CL1CC_CI_TUNER=PATH       ci             the tuner `cl1cc ci` runs (tests)
- *   CL1CC_TEST_FAULT=WHAT     wrapper        tests: make a step fail ("tempfile")
+ * (core/config.c).  Callers ask these accessors, never getenv.  The one
+ * table of the variables, what reads each and what it means, is
+ * config_variables (config.c): `cl1cc --cl1-help` prints it, and README.md
+ * ("Environment") shows the same.
  */
 #ifndef CL1CC_CONFIG_H
 #define CL1CC_CONFIG_H
@@ -39,6 +11,15 @@
 #include <stddef.h>
 
 #include "core.h"
+
+typedef struct config_variable {
+    const char *name;    /* "CL1CC_DB=PATH" */
+    const char *read_by; /* "db", "wrapper", ... */
+    const char *meaning;
+} config_variable;
+
+extern const config_variable config_variables[];
+extern const size_t config_n_variables;
 
 /* on: set, not empty and not "0" */
 int config_disabled(void);

@@ -25,24 +25,6 @@
 
 #define CI_IMPROVED 3
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc ci [--base REF | FILES...] --run CMD [--build CMD] [--budget-seconds S]\n"
-            "                [--out DIR] [--arch sm_XX] [--dry-run] [-- NVCC-FLAGS...]\n"
-            "       cl1cc ci --from-json TUNE.json [FILES...] [--out DIR] [--arch sm_XX] [-- NVCC-FLAGS...]\n"
-            "  --base REF        tune the .cu/.cuh files changed in REF...HEAD\n"
-            "                    (default origin/main, else HEAD~1)\n"
-            "  --run, --build    the program that runs the kernels, and how to build it\n"
-            "                    (passed to cl1cc tune)\n"
-            "  --budget-seconds  the tuner's time budget (default 600)\n"
-            "  --from-json FILE  make the reports from an earlier `cl1cc tune --json` run\n"
-            "  --out DIR         where report.md, report.html, summary.json, cl1cc.patch\n"
-            "                    (and tune.json) go (default cl1cc-ci)\n"
-            "  --dry-run         print the files and the tune command; run nothing\n"
-            "exit status: 0 nothing to change, 3 improvements (a patch), 1 error, 2 usage\n");
-}
-
 typedef struct ci_options {
     const char *base, *from_json, *run, *build, *out, *arch;
     double budget;
@@ -321,7 +303,7 @@ static int parse_args(int argc, char **argv, ci_options *o)
         } else if (strcmp(arg, "--dry-run") == 0) {
             o->dry_run = 1;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage();
+            driver_usage("ci", stderr);
             exit(0);
         } else if (arg[0] == '-') {
             log_error("ci: unknown option '%s'", arg);
@@ -345,7 +327,7 @@ int cmd_ci(int argc, char **argv)
 {
     ci_options o;
     if (parse_args(argc, argv, &o) != 0) {
-        usage();
+        driver_usage("ci", stderr);
         vec_free(&o.files);
         return 2;
     }

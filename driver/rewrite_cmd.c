@@ -406,23 +406,6 @@ void rewrite_result_free(rewrite_result *res)
 
 /* ---- the commands --------------------------------------------------------------- */
 
-static void rewrite_usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc rewrite (--in-place | --patch | --check) [--arch sm_XX] FILES.cu...\n"
-            "                     [-- NVCC-FLAGS... [FILES.cu...]]\n"
-            "  --in-place  put the best verified variants into the files (atomically)\n"
-            "  --patch     print a unified diff instead (for git apply)\n"
-            "  --check     change nothing; exit 3 when a verified variant would apply\n"
-            "  --arch      the GPU arch to look variants up for (default: the archs the\n"
-            "              flags name, else the GPU nvidia-smi reports)\n"
-            "  NVCC-FLAGS  the flags the files are compiled with: the keys depend on them\n"
-            "exit status: 0 done (or nothing to apply), 3 --check found variants to apply,\n"
-            "             1 a file could not be read, parsed or written, 2 usage\n"
-            "usage: cl1cc revert [--in-place | --patch] FILES.cu...\n");
-}
-
-
 int cmd_rewrite(int argc, char **argv)
 {
     int mode = -1, nvcc_from = argc;
@@ -444,12 +427,12 @@ int cmd_rewrite(int argc, char **argv)
         } else if (strncmp(arg, "--arch=", 7) == 0) {
             arch = arg + 7;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            rewrite_usage();
+            driver_usage("rewrite", stderr);
             vec_free(&files);
             return 0;
         } else if (arg[0] == '-') {
             log_error("rewrite: unknown option '%s'", arg);
-            rewrite_usage();
+            driver_usage("rewrite", stderr);
             vec_free(&files);
             return 2;
         } else {
@@ -480,7 +463,7 @@ int cmd_rewrite(int argc, char **argv)
             log_error("rewrite: say --in-place, --patch or --check");
         else
             log_error("rewrite: no files");
-        rewrite_usage();
+        driver_usage("rewrite", stderr);
     } else if (apply_archs(arch, &cl, NULL, &a, &archs, &err) != 0) {
         log_error("rewrite: %s", sb_str(&err));
     } else {
@@ -525,12 +508,12 @@ int cmd_revert(int argc, char **argv)
         } else if (strcmp(argv[i], "--in-place") == 0 || strcmp(argv[i], "-i") == 0) {
             patch = 0;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            rewrite_usage();
+            driver_usage("revert", stderr);
             vec_free(&files);
             return 0;
         } else if (argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
             log_error("revert: unknown option '%s'", argv[i]);
-            rewrite_usage();
+            driver_usage("revert", stderr);
             vec_free(&files);
             return 2;
         } else if (strcmp(argv[i], "--") != 0) {
@@ -538,7 +521,7 @@ int cmd_revert(int argc, char **argv)
         }
     }
     if (!files.len) {
-        rewrite_usage();
+        driver_usage("revert", stderr);
         return 2;
     }
     arena a;
