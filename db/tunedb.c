@@ -8,13 +8,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pwd.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #define DEFAULT_BUSY_MS 5000
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ','now')"
@@ -146,39 +147,14 @@ struct tunedb {
 
 const char *tunedb_default_path(arena *a)
 {
-    const char *env = getenv("CL1CC_DB");
-    if (env && *env)
-        return arena_strdup(a, env);
-    /* the XDG spec says to ignore a relative $XDG_CACHE_HOME */
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/')
-        return arena_printf(a, "%s/cl1cc/tuning.db", xdg);
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
-        const struct passwd *pw = getpwuid(getuid());
-        home = pw ? pw->pw_dir : NULL;
-    }
-    if (home && *home)
-        return arena_printf(a, "%s/.cache/cl1cc/tuning.db", home);
-    return NULL;
+    return config_db_path(a);
 }
 
 /* ---- small helpers ------------------------------------------------------ */
 
 static int busy_timeout_from_env(void)
 {
-    const char *env = getenv("CL1CC_DB_BUSY_MS");
-    if (!env || !*env)
-        return DEFAULT_BUSY_MS;
-    char *end;
-    errno = 0;
-    long v = strtol(env, &end, 10);
-    if (errno || *end || v < 0 || v > INT_MAX) {
-        log_warn("CL1CC_DB_BUSY_MS=%s is not a number of milliseconds: using %d",
-                 env, DEFAULT_BUSY_MS);
-        return DEFAULT_BUSY_MS;
-    }
-    return (int)v;
+    return config_db_busy_ms(DEFAULT_BUSY_MS);
 }
 
 static double now_ms(void)

@@ -19,10 +19,10 @@
 
 typedef struct tunedb tunedb;
 
-/* $CL1CC_DB if set, else $XDG_CACHE_HOME/cl1cc/tuning.db (an absolute
- * XDG_CACHE_HOME only, as the XDG spec says), else ~/.cache/cl1cc/tuning.db
- * with ~ from $HOME or the password database.  NULL when none of these is
- * known.  The string lives in a. */
+/* $CL1CC_DB if set, else tuning.db in the cache directory
+ * ($CL1CC_CACHE_DIR, else $XDG_CACHE_HOME/cl1cc, else ~/.cache/cl1cc: the
+ * one rule of core/config.h).  NULL when none of these is known.  The
+ * string lives in a. */
 const char *tunedb_default_path(arena *a);
 
 typedef enum { TUNEDB_READONLY, TUNEDB_READWRITE } tunedb_mode;

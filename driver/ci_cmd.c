@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
+#include "config.h"
 #include "core.h"
 #include "driver.h"
 #include "proc.h"
@@ -22,24 +24,6 @@
 #include "wrapper.h"
 
 #define CI_IMPROVED 3
-
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc ci [--base REF | FILES...] --run CMD [--build CMD] [--budget-seconds S]\n"
-            "                [--out DIR] [--arch sm_XX] [--dry-run] [-- NVCC-FLAGS...]\n"
-            "       cl1cc ci --from-json TUNE.json [FILES...] [--out DIR] [--arch sm_XX] [-- NVCC-FLAGS...]\n"
-            "  --base REF        tune the .cu/.cuh files changed in REF...HEAD\n"
-            "                    (default origin/main, else HEAD~1)\n"
-            "  --run, --build    the program that runs the kernels, and how to build it\n"
-            "                    (passed to cl1cc tune)\n"
-            "  --budget-seconds  the tuner's time budget (default 600)\n"
-            "  --from-json FILE  make the reports from an earlier `cl1cc tune --json` run\n"
-            "  --out DIR         where report.md, report.html, summary.json, cl1cc.patch\n"
-            "                    (and tune.json) go (default cl1cc-ci)\n"
-            "  --dry-run         print the files and the tune command; run nothing\n"
-            "exit status: 0 nothing to change, 3 improvements (a patch), 1 error, 2 usage\n");
-}
 
 typedef struct ci_options {
     const char *base, *from_json, *run, *build, *out, *arch;
@@ -173,8 +157,8 @@ static int changed_files(const ci_options *o, const char *top, arena *a, const c
 
 static const char *tuner_path(arena *a)
 {
-    const char *forced = getenv("CL1CC_CI_TUNER");
-    if (forced && *forced)
+    const char *forced = config_ci_tuner();
+    if (forced)
         return forced;
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -319,7 +303,7 @@ static int parse_args(int argc, char **argv, ci_options *o)
         } else if (strcmp(arg, "--dry-run") == 0) {
             o->dry_run = 1;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage();
+            driver_usage("ci", stderr);
             exit(0);
         } else if (arg[0] == '-') {
             log_error("ci: unknown option '%s'", arg);
@@ -339,238 +323,312 @@ static int parse_args(int argc, char **argv, ci_options *o)
     return 0;
 }
 
-int cmd_ci(int argc, char **argv)
-{
+/* ---- the steps of one ci run ---------------------------------------------------- */
+
+/* What one run knows, step by step.  failed: 0, 1 (an error: reports
+ * still written) or 2 (usage: none). */
+typedef struct ci_job {
     ci_options o;
-    if (parse_args(argc, argv, &o) != 0) {
-        usage();
-        vec_free(&o.files);
-        return 2;
-    }
     arena a;
-    arena_init(&a);
     strbuf err;
-    sb_init(&err);
-    cstr_vec notes = {0}, files = {0}, archs = {0};
-    tune_run run;
-    memset(&run, 0, sizeof run);
-    run.ran_on_gpu = -1;
-    run.budget_seconds = run.wall_seconds = NAN;
-    run.budget_evaluations = -1;
-    const char *base_ref = NULL;
-    int failed = 0, have_run = 0;
     nvcc_cmdline cl;
-    if (nvcc_cmdline_parse(o.nvcc_argc, o.nvcc_argv, &cl, &err) != 0) {
-        log_error("ci: %s", sb_str(&err));
-        nvcc_cmdline_free(&cl);
-        vec_free(&o.files);
-        sb_free(&err);
-        arena_free(&a);
+    const char *cwd, *top; /* top: the git work tree, or NULL */
+    const char *top_err;   /* why there is none */
+    const char *base_ref;
+    cstr_vec notes, files, archs;
+    tune_run run;
+    int have_run;
+    rewrite_result res;
+    int have_res;
+    int failed;
+} ci_job;
+
+static void note(ci_job *j, const char *text)
+{
+    vec_push(&j->notes, arena_strdup(&j->a, text));
+}
+
+static const char *display_root(const ci_job *j)
+{
+    return j->top ? j->top : j->cwd;
+}
+
+/* the flags, the current directory and the git work tree; 0, or 2 */
+static int ci_setup(ci_job *j)
+{
+    if (nvcc_cmdline_parse(j->o.nvcc_argc, j->o.nvcc_argv, &j->cl, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
         return 2;
     }
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    strbuf top_out;
-    sb_init(&top_out);
-    const char *top_args[] = {"rev-parse", "--show-toplevel", NULL};
-    const char *top = NULL;
-    strbuf top_err;
-    sb_init(&top_err);
-    if (git(top_args, NULL, &top_out, &top_err) == 0)
-        top = real_or_same(arena_strndup(&a, sb_str(&top_out), strcspn(sb_str(&top_out), "\n")), &a);
-    sb_free(&top_out);
+    j->cwd = arena_strdup(&j->a, getcwd(cwd, sizeof cwd) ? cwd : ".");
+    strbuf out, err;
+    sb_init(&out);
+    sb_init(&err);
+    const char *args[] = {"rev-parse", "--show-toplevel", NULL};
+    if (git(args, NULL, &out, &err) == 0)
+        j->top = real_or_same(arena_strndup(&j->a, sb_str(&out), strcspn(sb_str(&out), "\n")), &j->a);
+    j->top_err = arena_strdup(&j->a, sb_str(&err));
+    sb_free(&out);
+    sb_free(&err);
+    return 0;
+}
 
-    if (!o.dry_run && dir_create_all(o.out, 0755) != 0) {
-        log_error("ci: cannot make %s: %s", o.out, strerror(errno));
-        failed = 2;
-        goto finish;
+/* the output folder and the files to tune: those named, or those changed */
+static void ci_select_files(ci_job *j)
+{
+    if (!j->o.dry_run && dir_create_all(j->o.out, 0755) != 0) {
+        log_error("ci: cannot make %s: %s", j->o.out, strerror(errno));
+        j->failed = 2;
+        return;
     }
-    /* which files */
-    for (size_t i = 0; i < o.files.len; i++) {
-        if (!file_exists(o.files.items[i])) {
-            log_error("ci: %s: %s", o.files.items[i], strerror(ENOENT));
-            failed = 2;
-            goto finish;
+    for (size_t i = 0; i < j->o.files.len; i++) {
+        if (!file_exists(j->o.files.items[i])) {
+            log_error("ci: %s: %s", j->o.files.items[i], strerror(ENOENT));
+            j->failed = 2;
+            return;
         }
-        push_unique(&files, real_or_same(o.files.items[i], &a), &a);
+        push_unique(&j->files, real_or_same(j->o.files.items[i], &j->a), &j->a);
     }
-    if (!o.files.len && !o.from_json) {
-        if (!top) {
-            log_error("ci: not in a git work tree (%s): name the FILES", sb_str(&top_err));
-            failed = 1;
-            goto finish;
-        }
-        if (changed_files(&o, top, &a, &base_ref, &files, &err) != 0) {
-            log_error("ci: %s", sb_str(&err));
-            failed = 1;
-            goto finish;
-        }
+    if (j->o.files.len || j->o.from_json)
+        return;
+    if (!j->top) {
+        log_error("ci: not in a git work tree (%s): name the FILES", j->top_err);
+        j->failed = 1;
+    } else if (changed_files(&j->o, j->top, &j->a, &j->base_ref, &j->files, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        j->failed = 1;
     }
+}
 
-    const char *json_path = o.from_json ? o.from_json : arena_printf(&a, "%s/tune.json", o.out);
-    if (!o.from_json && !files.len) {
-        vec_push(&notes, arena_printf(&a, "No CUDA file (.cu, .cuh) changed%s%s: nothing to tune.",
-                                      base_ref ? " since " : "", base_ref ? base_ref : ""));
-    } else if (!o.from_json) {
-        if (o.dry_run) {
-            cstr_vec targv = {0};
-            tune_argv(&o, &files, json_path, &a, &targv);
-            for (size_t i = 0; targv.items[i]; i++) {
-                if (i)
-                    putchar(' ');
-                print_shell_word(stdout, targv.items[i]);
-            }
-            putchar('\n');
-            vec_free(&targv);
-            goto finish;
+static void print_tune_command(const ci_job *j, const char *json_path, arena *a)
+{
+    cstr_vec targv = {0};
+    tune_argv(&j->o, &j->files, json_path, a, &targv);
+    for (size_t i = 0; targv.items[i]; i++) {
+        if (i)
+            putchar(' ');
+        print_shell_word(stdout, targv.items[i]);
+    }
+    putchar('\n');
+    vec_free(&targv);
+}
+
+/* the tuner's JSON into j->run */
+static void ci_read_run(ci_job *j, const char *json_path)
+{
+    char *text;
+    if (file_read_all(json_path, 256u << 20, &text, NULL) != 0) {
+        log_error("ci: %s: %s", json_path, strerror(errno));
+        vec_push(&j->notes, arena_printf(&j->a, "%s: %s", json_path, strerror(errno)));
+        j->failed = 1;
+        return;
+    }
+    if (report_parse_tune(text, &j->a, &j->run, &j->err) != 0) {
+        log_error("ci: %s: %s", json_path, sb_str(&j->err));
+        vec_push(&j->notes, arena_printf(&j->a, "%s: %s", json_path, sb_str(&j->err)));
+        sb_clear(&j->err);
+        j->failed = 1;
+    } else {
+        j->have_run = 1;
+    }
+    free(text);
+}
+
+/* runs the tuner (or, with --dry-run, prints its command) and reads what it
+ * wrote, or the --from-json run; 1 when the run stops here (--dry-run) */
+static int ci_tune(ci_job *j)
+{
+    const ci_options *o = &j->o;
+    const char *json_path = o->from_json ? o->from_json : arena_printf(&j->a, "%s/tune.json", o->out);
+    if (!o->from_json && !j->files.len) {
+        vec_push(&j->notes, arena_printf(&j->a, "No CUDA file (.cu, .cuh) changed%s%s: nothing to tune.",
+                                         j->base_ref ? " since " : "", j->base_ref ? j->base_ref : ""));
+    } else if (!o->from_json) {
+        if (o->dry_run) {
+            print_tune_command(j, json_path, &j->a);
+            return 1;
         }
         if (unlink(json_path) != 0 && errno != ENOENT)
             log_warn("ci: cannot remove the old %s: %s", json_path, strerror(errno));
-        if (run_tuner(&o, &files, json_path, &a, &err) != 0) {
-            log_error("ci: %s", sb_str(&err));
-            vec_push(&notes, arena_strdup(&a, sb_str(&err)));
-            sb_clear(&err);
-            failed = 1;
+        if (run_tuner(o, &j->files, json_path, &j->a, &j->err) != 0) {
+            log_error("ci: %s", sb_str(&j->err));
+            note(j, sb_str(&j->err));
+            sb_clear(&j->err);
+            j->failed = 1;
         }
     }
-    if (o.from_json || file_exists(json_path)) {
-        char *text;
-        if (file_read_all(json_path, 256u << 20, &text, NULL) != 0) {
-            log_error("ci: %s: %s", json_path, strerror(errno));
-            vec_push(&notes, arena_printf(&a, "%s: %s", json_path, strerror(errno)));
-            failed = 1;
-        } else {
-            if (report_parse_tune(text, &a, &run, &err) != 0) {
-                log_error("ci: %s: %s", json_path, sb_str(&err));
-                vec_push(&notes, arena_printf(&a, "%s: %s", json_path, sb_str(&err)));
-                sb_clear(&err);
-                failed = 1;
-            } else {
-                have_run = 1;
-            }
-            free(text);
-        }
-    } else if (!failed && files.len) {
-        vec_push(&notes, arena_printf(&a, "the tuner wrote no %s", json_path));
-        failed = 1;
+    if (o->from_json || file_exists(json_path)) {
+        ci_read_run(j, json_path);
+    } else if (!j->failed && j->files.len) {
+        vec_push(&j->notes, arena_printf(&j->a, "the tuner wrote no %s", json_path));
+        j->failed = 1;
     }
-    if (o.from_json && !o.files.len)
-        for (size_t i = 0; have_run && i < run.kernels.len; i++)
-            if (run.kernels.items[i].file && file_exists(run.kernels.items[i].file))
-                push_unique(&files, real_or_same(run.kernels.items[i].file, &a), &a);
+    /* --from-json alone: the files the run names */
+    if (o->from_json && !o->files.len)
+        for (size_t i = 0; j->have_run && i < j->run.kernels.len; i++)
+            if (j->run.kernels.items[i].file && file_exists(j->run.kernels.items[i].file))
+                push_unique(&j->files, real_or_same(j->run.kernels.items[i].file, &j->a), &j->a);
+    return 0;
+}
 
-finish:;
-    /* the patch: what the wrapper would splice, for the files tuned */
-    rewrite_result res;
-    memset(&res, 0, sizeof res);
-    arena_init(&res.strings);
-    int have_res = 0;
-    if (!o.dry_run && failed != 2 && files.len) {
-        if (rewrite_archs(o.arch, &cl, run.arch, &a, &archs, &err) != 0) {
-            log_error("ci: %s", sb_str(&err));
-            vec_push(&notes, arena_strdup(&a, sb_str(&err)));
-            failed = 1;
-        } else {
-            arena_free(&res.strings);
-            rewrite_request rq = {(const char *const *)files.items, files.len, &cl,
-                                  (const char *const *)archs.items, archs.len, REWRITE_PATCH};
-            if (rewrite_run(&rq, &res) != 0) {
-                vec_push(&notes, "some files could not be rewritten: see the job's log");
-                failed = 1;
-            }
-            have_res = 1;
-            for (size_t i = 0; i < res.notes.len; i++)
-                vec_push(&notes, res.notes.items[i]);
-        }
+/* the patch: what the wrapper would splice, for the files tuned */
+static void ci_patch(ci_job *j)
+{
+    if (j->o.dry_run || j->failed == 2 || !j->files.len)
+        return;
+    if (apply_archs(j->o.arch, &j->cl, j->run.arch, &j->a, &j->archs, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        note(j, sb_str(&j->err));
+        j->failed = 1;
+        return;
     }
-    /* winners of this run that the patch does not hold */
-    for (size_t i = 0; have_run && i < run.kernels.len; i++) {
-        const tune_kernel *k = &run.kernels.items[i];
+    arena_free(&j->res.strings);
+    rewrite_request rq = {(const char *const *)j->files.items, j->files.len, &j->cl,
+                          (const char *const *)j->archs.items, j->archs.len, REWRITE_PATCH};
+    if (rewrite_run(&rq, &j->res) != 0) {
+        vec_push(&j->notes, "some files could not be rewritten: see the job's log");
+        j->failed = 1;
+    }
+    j->have_res = 1;
+    for (size_t i = 0; i < j->res.notes.len; i++)
+        vec_push(&j->notes, j->res.notes.items[i]);
+}
+
+/* 1 when the kernel is in the patch, 2 when it was rewritten before, else 0 */
+static int in_patch(const ci_job *j, const char *name, const char *file)
+{
+    int found = 0;
+    for (size_t i = 0; j->have_res && file && i < j->res.applied.len; i++)
+        if (strcmp(j->res.applied.items[i].kernel, name) == 0 &&
+            strcmp(j->res.applied.items[i].file, file) == 0)
+            found = 1;
+    for (size_t i = 0; j->have_res && file && i < j->res.already.len; i++)
+        if (strcmp(j->res.already.items[i].kernel, name) == 0 &&
+            strcmp(j->res.already.items[i].file, file) == 0)
+            found = 2;
+    return found;
+}
+
+/* winners of this run that the patch does not hold, in the notes */
+static void ci_note_missing_winners(ci_job *j)
+{
+    for (size_t i = 0; j->have_run && i < j->run.kernels.len; i++) {
+        const tune_kernel *k = &j->run.kernels.items[i];
         if (strcmp(k->status, "improved") != 0 || !k->kernel)
             continue;
-        const char *kf = real_or_same(k->file, &a);
-        int found = 0;
-        for (size_t j = 0; have_res && j < res.applied.len; j++)
-            if (strcmp(res.applied.items[j].kernel, k->kernel) == 0 && kf &&
-                strcmp(res.applied.items[j].file, kf) == 0)
-                found = 1;
-        for (size_t j = 0; have_res && j < res.already.len; j++)
-            if (strcmp(res.already.items[j].kernel, k->kernel) == 0 && kf &&
-                strcmp(res.already.items[j].file, kf) == 0)
-                found = 2;
+        const char *kf = real_or_same(k->file, &j->a);
+        int found = in_patch(j, k->kernel, kf);
         if (found == 2)
-            vec_push(&notes, arena_printf(&a, "%s: kernel %s is already rewritten by cl1cc",
-                                          report_display_path(kf, top ? top : cwd), k->kernel));
+            vec_push(&j->notes, arena_printf(&j->a, "%s: kernel %s is already rewritten by cl1cc",
+                                             report_display_path(kf, display_root(j)), k->kernel));
         else if (!found)
-            vec_push(&notes, arena_printf(&a, "%s: kernel %s: the tuner reports x%.2f, but no "
-                                              "verified variant applies with these flags and arch "
-                                              "(tuner's key %.16s...): not in the patch",
-                                          report_display_path(kf, top ? top : cwd), k->kernel,
-                                          k->speedup, k->key ? k->key : "?"));
+            vec_push(&j->notes,
+                     arena_printf(&j->a, "%s: kernel %s: the tuner reports x%.2f, but no "
+                                         "verified variant applies with these flags and arch "
+                                         "(tuner's key %.16s...): not in the patch",
+                                  report_display_path(kf, display_root(j)), k->kernel,
+                                  k->speedup, k->key ? k->key : "?"));
     }
+}
 
-    int exit_code = failed ? failed : (have_res && res.applied.len ? CI_IMPROVED : 0);
-    if (o.dry_run)
-        exit_code = failed;
-    else if (failed != 2) {
-        VEC(report_patched) patched = {0};
-        cstr_vec patched_files = {0};
-        for (size_t i = 0; have_res && i < res.applied.len; i++) {
-            const rewrite_kernel_info *k = &res.applied.items[i];
-            report_patched p = {k->file, k->kernel, k->arch, k->speedup};
-            vec_push(&patched, p);
-            push_unique(&patched_files, k->file, &a);
-        }
-        const char *patch_path = arena_printf(&a, "%s/cl1cc.patch", o.out);
-        report_input in;
-        memset(&in, 0, sizeof in);
-        in.run = &run;
-        in.display_root = top ? top : cwd;
-        in.base_ref = base_ref;
-        in.patch_name = patched.len ? patch_path : NULL;
-        in.patch_text = have_res ? sb_str(&res.patch) : NULL;
-        in.patched = patched.items;
-        in.n_patched = patched.len;
-        in.n_patched_files = patched_files.len;
-        in.notes = notes.items;
-        in.n_notes = notes.len;
-        in.exit_code = exit_code;
-        strbuf md, html, summary;
-        sb_init(&md);
-        sb_init(&html);
-        sb_init(&summary);
-        report_markdown(&in, &md);
-        report_html(&in, &html);
-        report_summary_json(&in, &summary);
-        int werr = write_file(arena_printf(&a, "%s/report.md", o.out), &md) |
-                   write_file(arena_printf(&a, "%s/report.html", o.out), &html) |
-                   write_file(arena_printf(&a, "%s/summary.json", o.out), &summary);
-        if (have_res && res.patch.len)
-            werr |= write_file(patch_path, &res.patch);
-        else if (unlink(patch_path) != 0 && errno != ENOENT)
-            werr = -1;
-        werr |= append_step_summary(&md);
-        if (werr)
-            exit_code = 1;
-        printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
-               run.kernels.len, patched.len, patched.len ? " " : "",
-               patched.len ? patch_path : "", o.out);
-        sb_free(&md);
-        sb_free(&html);
-        sb_free(&summary);
-        vec_free(&patched);
-        vec_free(&patched_files);
+/* report.md, report.html, summary.json and cl1cc.patch under --out, and
+ * the step summary; the exit status, 1 when one could not be written */
+static int ci_write_reports(ci_job *j, int exit_code)
+{
+    VEC(report_patched) patched = {0};
+    cstr_vec patched_files = {0};
+    for (size_t i = 0; j->have_res && i < j->res.applied.len; i++) {
+        const rewrite_kernel_info *k = &j->res.applied.items[i];
+        report_patched p = {k->file, k->kernel, k->arch, k->speedup};
+        vec_push(&patched, p);
+        push_unique(&patched_files, k->file, &j->a);
     }
-    rewrite_result_free(&res);
-    tune_run_free(&run);
-    nvcc_cmdline_free(&cl);
-    vec_free(&notes);
-    vec_free(&files);
-    vec_free(&archs);
-    vec_free(&o.files);
-    sb_free(&err);
-    sb_free(&top_err);
-    arena_free(&a);
+    const char *out = j->o.out;
+    const char *patch_path = arena_printf(&j->a, "%s/cl1cc.patch", out);
+    report_input in;
+    memset(&in, 0, sizeof in);
+    in.run = &j->run;
+    in.display_root = display_root(j);
+    in.base_ref = j->base_ref;
+    in.patch_name = patched.len ? patch_path : NULL;
+    in.patch_text = j->have_res ? sb_str(&j->res.patch) : NULL;
+    in.patched = patched.items;
+    in.n_patched = patched.len;
+    in.n_patched_files = patched_files.len;
+    in.notes = j->notes.items;
+    in.n_notes = j->notes.len;
+    in.exit_code = exit_code;
+    strbuf md, html, summary;
+    sb_init(&md);
+    sb_init(&html);
+    sb_init(&summary);
+    report_markdown(&in, &md);
+    report_html(&in, &html);
+    report_summary_json(&in, &summary);
+    int werr = write_file(arena_printf(&j->a, "%s/report.md", out), &md) |
+               write_file(arena_printf(&j->a, "%s/report.html", out), &html) |
+               write_file(arena_printf(&j->a, "%s/summary.json", out), &summary);
+    if (j->have_res && j->res.patch.len)
+        werr |= write_file(patch_path, &j->res.patch);
+    else if (unlink(patch_path) != 0 && errno != ENOENT)
+        werr = -1;
+    werr |= append_step_summary(&md);
+    printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
+           j->run.kernels.len, patched.len, patched.len ? " " : "", patched.len ? patch_path : "",
+           out);
+    sb_free(&md);
+    sb_free(&html);
+    sb_free(&summary);
+    vec_free(&patched);
+    vec_free(&patched_files);
+    return werr ? 1 : exit_code;
+}
+
+static void ci_job_free(ci_job *j)
+{
+    rewrite_result_free(&j->res);
+    tune_run_free(&j->run);
+    nvcc_cmdline_free(&j->cl);
+    vec_free(&j->notes);
+    vec_free(&j->files);
+    vec_free(&j->archs);
+    vec_free(&j->o.files);
+    sb_free(&j->err);
+    arena_free(&j->a);
+}
+
+int cmd_ci(int argc, char **argv)
+{
+    ci_job j;
+    memset(&j, 0, sizeof j);
+    if (parse_args(argc, argv, &j.o) != 0) {
+        driver_usage("ci", stderr);
+        vec_free(&j.o.files);
+        return 2;
+    }
+    arena_init(&j.a);
+    sb_init(&j.err);
+    arena_init(&j.res.strings);
+    j.run.ran_on_gpu = -1;
+    j.run.budget_seconds = j.run.wall_seconds = NAN;
+    j.run.budget_evaluations = -1;
+    if (ci_setup(&j) != 0) {
+        ci_job_free(&j);
+        return 2;
+    }
+    int stop = 0;
+    ci_select_files(&j);
+    if (!j.failed)
+        stop = ci_tune(&j);
+    if (!stop)
+        ci_patch(&j);
+    ci_note_missing_winners(&j);
+    int exit_code = j.failed ? j.failed : (j.have_res && j.res.applied.len ? CI_IMPROVED : 0);
+    if (j.o.dry_run)
+        exit_code = j.failed;
+    else if (j.failed != 2)
+        exit_code = ci_write_reports(&j, exit_code);
+    ci_job_free(&j);
     return exit_code;
 }

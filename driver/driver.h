@@ -1,6 +1,7 @@
 /*
- * driver.h: the cl1cc command's subcommands.  main.c dispatches; each
- * subcommand lives in its own file and returns the process exit code.
+ * driver.h: the cl1cc command's subcommands.  main.c dispatches through its
+ * table (which holds each one's usage); each subcommand lives in its own
+ * file and returns the process exit code.
  */
 #ifndef CL1CC_DRIVER_H
 #define CL1CC_DRIVER_H
@@ -17,6 +18,9 @@ int cmd_pool_run(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);
 int cmd_revert(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+
+/* the command's usage (main.c's table) */
+void driver_usage(const char *command, FILE *to);
 
 /* the real nvcc: $CL1CC_NVCC, else the first nvcc on PATH that is not
  * cl1cc, else /usr/local/cuda/bin/nvcc */

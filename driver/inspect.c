@@ -16,18 +16,6 @@
 #include "model.h"
 #include "wrapper.h"
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc inspect FILE.cu [--json] [--summary] [--text] [-p BUILD-DIR] [-- NVCC-FLAGS...]\n"
-            "  --json      the model as JSON (default when stdout is not a terminal)\n"
-            "  --summary   one line per kernel, parameter, dependency and launch\n"
-            "  --text      include each kernel's and dependency's source text in the JSON\n"
-            "  --body      with --summary: the loops, assignments, subscripts and calls\n"
-            "              of each kernel's body, as the built-in policy sees them\n"
-            "  -p DIR      read the file's flags from DIR/compile_commands.json\n");
-}
-
 /* paths shown relative to the main file's folder, as written or absolute */
 static const char *display_path(const char *path, const char *main_dir)
 {
@@ -263,11 +251,11 @@ int cmd_inspect(int argc, char **argv)
         } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
             build_dir = argv[++i];
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage();
+            driver_usage("inspect", stderr);
             return 0;
         } else if (argv[i][0] == '-') {
             log_error("inspect: unknown option '%s'", argv[i]);
-            usage();
+            driver_usage("inspect", stderr);
             return 2;
         } else if (!file) {
             file = argv[i];
@@ -277,7 +265,7 @@ int cmd_inspect(int argc, char **argv)
         }
     }
     if (!file) {
-        usage();
+        driver_usage("inspect", stderr);
         return 2;
     }
 

@@ -1,8 +1,8 @@
 /*
  * rewrite_plan.h: what `cl1cc rewrite`, `cl1cc revert` and `cl1cc ci` share:
- * a user's files rewritten with the best verified variants of the tuning
- * database, keyed exactly as the nvcc wrapper keys them (kernel_key.c with
- * the wrapper's flag normalisation), in place, as a patch, or only checked.
+ * a user's files rewritten with the verified variants of the tuning database
+ * that the nvcc wrapper would splice (the one decision of apply.h), in
+ * place, as a patch, or only checked.
  */
 #ifndef CL1CC_REWRITE_PLAN_H
 #define CL1CC_REWRITE_PLAN_H
@@ -20,8 +20,9 @@ typedef struct rewrite_request {
     const char *const *files;
     size_t n_files;
     const nvcc_cmdline *flags; /* the compile's flags: parsing and keys */
-    const char *const *archs;  /* looked up; a kernel gets a variant only
-                                  when every arch has the same best one */
+    const char *const *archs;  /* looked up (apply_archs); a kernel gets a
+                                  variant only when every arch has the same
+                                  best one */
     size_t n_archs;
     rewrite_mode mode;
 } rewrite_request;
@@ -51,15 +52,6 @@ typedef struct rewrite_result {
 int rewrite_run(const rewrite_request *rq, rewrite_result *res);
 void rewrite_result_free(rewrite_result *res);
 
-/* The archs to look up: arch_option ("sm_90") when given; else those the
- * flags name (-arch, -code, -gencode), as the wrapper would; else fallback
- * (may be NULL: the arch a tuning run reports); else the GPU nvidia-smi
- * reports.  The strings live in a.  0, or -1 with a message asking for
- * --arch. */
-int rewrite_archs(const char *arch_option, const nvcc_cmdline *flags, const char *fallback,
-                  arena *a, cstr_vec *out, strbuf *err);
-/* The GPU's arch by nvidia-smi ("sm_90") and name; 0 or -1 with a message. */
-int rewrite_gpu_arch(arena *a, const char **arch, const char **name, strbuf *err);
 /* A file's path in a patch: relative to the git top level when the current
  * directory is in a work tree holding it, else relative to the current
  * directory, else as given. */

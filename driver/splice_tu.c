@@ -4,17 +4,16 @@
  */
 #include "splice_tu.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
+#include "config.h"
 #include "frontend.h"
 #include "harness.h"
-#include "kernel_key.h"
-#include "launch_rule.h"
 #include "proc.h"
 #include "rewrite.h"
 #include "splice_launch.h"
@@ -27,27 +26,62 @@ static int produces_file_per_input(nvcc_phase p)
            p == NVCC_PHASE_PTX || p == NVCC_PHASE_CUBIN || p == NVCC_PHASE_FATBIN;
 }
 
-/* The variant to apply to k: the best verified one, and the same one for
- * every arch the compile targets (a variant verified on sm_90 says nothing
- * about sm_80).  1 found, 0 none, -1 database error. */
-static int choose_variant(tunedb *db, const tu_model *m, const kernel *k,
-                          const nvcc_cmdline *cl, arena *a, tunedb_variant *out,
-                          strbuf *err)
+/* The edits that put the variant chosen for kernel i into the TU; 1 when
+ * there are some, 0 when it is left out (said in verbose mode), -1 on a
+ * database error. */
+static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdline *cl,
+                       const char *path, arena *a, rw_edit_vec *edits, strbuf *msg)
 {
-    for (size_t i = 0; i < cl->gpu_archs.len; i++) {
-        const char *arch = cl->gpu_archs.items[i];
-        char key[65];
-        kernel_key(m, k, arch, (const char *const *)cl->codegen_flags.items,
-                   cl->codegen_flags.len, key);
-        tunedb_variant v;
-        int rc = tunedb_best_variant(db, key, arch, a, &v, err);
-        if (rc <= 0)
-            return rc;
-        if (i > 0 && strcmp(v.source, out->source) != 0)
-            return 0;
-        *out = v;
+    const kernel *k = &m->kernels.items[i];
+    apply_place place;
+    /* a variant verified with another launch configuration may be wrong
+     * with this one: the wrapper applies the rules of core/launch_rule.h
+     * only, never edits of the launches' text */
+    switch (apply_place_of_kernel(&place, m, i, cl, (const char *const *)cl->gpu_archs.items,
+                                  cl->gpu_archs.len, APPLY_LAUNCH_RULES)) {
+    case APPLY_NOT_A_PLACE:
+        return 0;
+    case APPLY_REWRITTEN:
+        log_verbose("%s: kernel %s: rewritten by cl1cc rewrite: not spliced again", path,
+                    k->qualified_name);
+        return 0;
+    case APPLY_HERE:
+        break;
     }
-    return cl->gpu_archs.len ? 1 : 0;
+    apply_choice choice;
+    int rc = apply_choose(db, &place, a, &choice, msg);
+    if (rc <= 0)
+        return rc;
+    const tunedb_variant *v = &choice.variant;
+    apply_edits ed;
+    strbuf why;
+    sb_init(&why);
+    apply_plan_status st = apply_plan(&place, v, a, &ed, &why);
+    if (st == APPLY_NOT_TAKEN)
+        log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
+                    "(cl1cc rewrite applies it)", path, k->qualified_name, v->id);
+    else if (st == APPLY_CANNOT)
+        log_verbose("%s: kernel %s: verified variant %lld needs another launch "
+                    "configuration: not spliced (%s)", path, k->qualified_name, v->id,
+                    sb_str(&why));
+    sb_free(&why);
+    if (st != APPLY_PLANNED)
+        return 0;
+    for (size_t j = 0; j < ed.n_launches; j++) {
+        rw_edit e = {ed.launches[j].begin, ed.launches[j].end, ed.launches[j].text};
+        vec_push(edits, e);
+    }
+    if (ed.definition) {
+        rw_edit e = {ed.begin, ed.end, ed.definition};
+        vec_push(edits, e);
+    }
+    if (ed.after) {
+        rw_edit e = {ed.end, ed.end, ed.after};
+        vec_push(edits, e);
+    }
+    log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies", path,
+                k->qualified_name, v->id, v->speedup, v->arch);
+    return 1;
 }
 
 static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_input *in,
@@ -76,53 +110,13 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     rw_edit_vec edits = {0};
     size_t applied = 0;
     splice_status st = SPLICE_NOTHING;
-    const source_file *main_text = model_file(&m, m.main_file);
     for (size_t i = 0; i < m.kernels.len; i++) {
-        const kernel *k = &m.kernels.items[i];
-        if (!k->is_definition || k->decl_range.in_macro ||
-            strcmp(k->decl_range.file, m.main_file) != 0)
-            continue;
-        /* `cl1cc rewrite` put a variant here already: never one on top */
-        if (main_text && rw_is_rewritten(main_text->text, main_text->len, k->decl_range.begin)) {
-            log_verbose("%s: kernel %s: rewritten by cl1cc rewrite: not spliced again",
-                        in->path, k->qualified_name);
-            continue;
-        }
-        tunedb_variant v;
-        int rc = choose_variant(db, &m, k, cl, &plan->strings, &v, msg);
+        int rc = plan_kernel(db, &m, i, cl, in->path, &plan->strings, &edits, msg);
         if (rc < 0) {
             st = SPLICE_ERROR;
             break;
         }
-        if (rc == 0)
-            continue;
-        /* a variant verified with another launch configuration may be
-         * wrong with this one: the wrapper applies the rules of
-         * core/launch_rule.h only, never edits it does not know */
-        launch_rule rule;
-        if (!launch_rule_from_edits(v.launch_edits, &rule)) {
-            log_verbose("%s: kernel %s: verified variant %lld needs launch edits: not spliced "
-                        "(cl1cc rewrite applies it)", in->path, k->qualified_name, v.id);
-            continue;
-        }
-        if (!launch_rule_is_none(&rule)) {
-            strbuf why;
-            sb_init(&why);
-            size_t sites = splice_launch_copy(&m, i, v.source, &rule, &plan->strings, &edits, &why);
-            if (!sites)
-                log_verbose("%s: kernel %s: verified variant %lld needs another launch "
-                            "configuration: not spliced (%s)", in->path, k->qualified_name, v.id,
-                            sb_str(&why));
-            sb_free(&why);
-            if (!sites)
-                continue;
-        } else {
-            rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
-            vec_push(&edits, e);
-        }
-        applied++;
-        log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies",
-                    in->path, k->qualified_name, v.id, v.speedup, v.arch);
+        applied += (size_t)rc;
     }
     if (st != SPLICE_ERROR && edits.len) {
         const source_file *sf = model_file(&m, m.main_file);
@@ -151,7 +145,7 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
 
 /* Whether the file's text holds any of the names as a word.  A file that
  * cannot be read is said to: the parser will say what is wrong. */
-static int mentions_any(const char *path, const cstr_vec *names)
+static int file_mentions_any(const char *path, const cstr_vec *names)
 {
     if (!names->len)
         return 0;
@@ -159,18 +153,7 @@ static int mentions_any(const char *path, const cstr_vec *names)
     size_t len;
     if (file_read_all(path, 0, &text, &len) != 0)
         return 1;
-    int found = 0;
-    for (size_t i = 0; i < names->len && !found; i++) {
-        size_t n = strlen(names->items[i]);
-        for (const char *p = text; n && (p = strstr(p, names->items[i])) != NULL; p += n) {
-            int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-            int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-            if (!before && !after) {
-                found = 1;
-                break;
-            }
-        }
-    }
+    int found = apply_mentions_any(text, names);
     free(text);
     return found;
 }
@@ -199,22 +182,16 @@ splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf
     /* names of kernels with something to apply: a TU that mentions none of
      * them is not parsed at all */
     cstr_vec names = {0};
-    for (size_t i = 0; i < cl->gpu_archs.len; i++) {
-        tunedb_name_list nl;
-        if (tunedb_applicable_kernel_names(db, cl->gpu_archs.items[i], &plan->strings, &nl, msg) != 0) {
-            vec_free(&names);
-            tunedb_close(db);
-            return SPLICE_ERROR;
-        }
-        for (size_t j = 0; j < nl.len; j++) {
-            const char *last = strrchr(nl.items[j], ':');
-            vec_push(&names, last ? last + 1 : nl.items[j]);
-        }
+    if (apply_kernel_names(db, (const char *const *)cl->gpu_archs.items, cl->gpu_archs.len,
+                           &plan->strings, &names, msg) != 0) {
+        vec_free(&names);
+        tunedb_close(db);
+        return SPLICE_ERROR;
     }
     splice_status overall = SPLICE_NOTHING;
     for (size_t i = 0; i < cl->inputs.len; i++) {
         const nvcc_input *in = &cl->inputs.items[i];
-        if (in->lang != NVCC_LANG_CU || !mentions_any(in->path, &names))
+        if (in->lang != NVCC_LANG_CU || !file_mentions_any(in->path, &names))
             continue;
         splice_status st = plan_input(db, cl, in, plan, msg);
         if (st == SPLICE_ERROR) {
@@ -242,7 +219,7 @@ void splice_plan_free(splice_plan *plan)
 /* beside the original, so every #include "..." resolves exactly as before */
 static const char *write_temporary(const spliced_input *si, size_t n, arena *a, strbuf *err)
 {
-    const char *fault = getenv("CL1CC_TEST_FAULT");
+    const char *fault = config_test_fault();
     const char *slash = strrchr(si->original, '/');
     const char *base = slash ? slash + 1 : si->original;
     int dir_len = slash ? (int)(slash - si->original + 1) : 0;

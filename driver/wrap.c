@@ -10,17 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "core.h"
 #include "driver.h"
 #include "splice_tu.h"
 #include "tempfiles.h"
 #include "wrapper.h"
-
-static int env_on(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
-}
 
 static int same_as_self(const char *path)
 {
@@ -72,7 +67,7 @@ int cmd_wrap_nvcc(int argc, char **argv)
         return 127;
     }
     const char *real = sb_str(&nvcc);
-    if (env_on("CL1CC_DISABLE"))
+    if (config_disabled())
         return plain(real, argc, argv, NULL, &nvcc, &err);
 
     nvcc_cmdline cl;
@@ -87,9 +82,9 @@ int cmd_wrap_nvcc(int argc, char **argv)
         return plain(real, argc, argv, &cl, &nvcc, &err);
 
     splice_plan plan;
-    const char *capture_files = getenv("CL1CC_CAPTURE_FILES");
-    const char *capture_dir = getenv("CL1CC_CAPTURE_DIR");
-    splice_status st = capture_files && *capture_files && capture_dir && *capture_dir
+    const char *capture_files = config_capture_files();
+    const char *capture_dir = config_capture_dir();
+    splice_status st = capture_files && capture_dir
                            ? splice_plan_capture(&cl, capture_files, capture_dir, &plan, &err)
                            : splice_plan_make(&cl, &plan, &err);
     if (st == SPLICE_NOTHING) {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 
 enum { WAITING, QUEUED, RUNNING, FINISHED };
@@ -792,7 +793,7 @@ static int find_tools(slurm_pool *sp, strbuf *err)
 {
     const char *dir = sp->c->o->slurm_bin_dir;
     if (!dir || !*dir)
-        dir = getenv("CL1CC_SLURM_BIN_DIR");
+        dir = config_slurm_bin_dir();
     sp->bin_dir = dir && *dir ? dir : NULL;
     if (sp->bin_dir) {
         const char *sbatch = tool_path(sp, "sbatch");

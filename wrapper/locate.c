@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
+
 #define FALLBACK_NVCC "/usr/local/cuda/bin/nvcc"
 
 /* Same bytes, read in blocks; only called when the sizes are equal. */
@@ -109,8 +111,8 @@ static int search_path(const char *name, const char *self_exe, strbuf *out)
 
 int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err)
 {
-    const char *forced = getenv("CL1CC_NVCC");
-    if (forced && *forced) {
+    const char *forced = config_nvcc();
+    if (forced) {
         if (!strchr(forced, '/')) {
             if (search_path(forced, self_exe, path_out) == 0)
                 return 0;

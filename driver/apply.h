@@ -1,0 +1,109 @@
+/*
+ * apply.h: which verified variant of the tuning database applies to a
+ * kernel at one place, and the edits that put it there.  One decision for
+ * the nvcc wrapper (splice_tu.c), `cl1cc rewrite` and `cl1cc ci`
+ * (rewrite_cmd.c): a kernel gets the same entry, launch edits included,
+ * whichever of them looks.
+ *
+ * A place is described by a struct (apply_place): today a kernel defined in
+ * the main file of a parsed TU; a template instantiation or a kernel in a
+ * header would be another kind of place with its own key, looked up and
+ * planned through the same two calls (apply_choose, apply_plan).
+ */
+#ifndef CL1CC_APPLY_H
+#define CL1CC_APPLY_H
+
+#include "core.h"
+#include "model.h"
+#include "rewrite.h"
+#include "tunedb.h"
+#include "wrapper.h"
+
+/* ---- the place ---------------------------------------------------------- */
+
+/* The launch edits a place can take (docs/REWRITE.md, "Launch edits"). */
+enum {
+    /* core/launch_rule.h rules ([{"grid_y": 32}] ...): the kernel stays,
+     * a copy of the variant goes after it, editable launches pick it */
+    APPLY_LAUNCH_RULES = 1u << 0,
+    /* edits of launch sites' text ([{"site": N, "field": F, "text": T}]):
+     * only where the user sees them (a rewritten file), never in a build */
+    APPLY_LAUNCH_SITES = 1u << 1
+};
+
+typedef struct apply_place {
+    const tu_model *model;
+    size_t kernel_index;       /* in model->kernels */
+    const char *const *archs;  /* every arch the compile targets */
+    size_t n_archs;
+    const char *const *codegen_flags; /* nvcc_cmdline's, normalised */
+    size_t n_flags;
+    unsigned launch_edits;     /* APPLY_LAUNCH_* this place can take */
+} apply_place;
+
+typedef enum apply_where {
+    APPLY_HERE,          /* a place a variant can go */
+    APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, or in another file */
+    APPLY_REWRITTEN      /* `cl1cc rewrite` put a variant here already */
+} apply_where;
+
+/* Fills *p for kernel i of m compiled with cl for archs, and says whether a
+ * variant can go there at all. */
+apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
+                                  const nvcc_cmdline *cl, const char *const *archs,
+                                  size_t n_archs, unsigned launch_edits);
+
+/* ---- the entry ---------------------------------------------------------- */
+
+typedef struct apply_choice {
+    tunedb_variant variant; /* the best verified one for every arch */
+    const char *key;        /* the kernel's key for the first arch */
+} apply_choice;
+
+/* The variant that applies at p: the best verified one of each arch, and
+ * the same for every arch (its source and its launch edits: a variant
+ * verified on sm_90 says nothing about sm_80).  1 found (strings in a), 0
+ * none, -1 database error. */
+int apply_choose(tunedb *db, const apply_place *p, arena *a, apply_choice *out, strbuf *err);
+
+/* The last components of the names of kernels with a variant on any of the
+ * archs, appended to out (strings in a): a TU that mentions none of them as
+ * a word needs no parsing.  0 or -1. */
+int apply_kernel_names(tunedb *db, const char *const *archs, size_t n_archs, arena *a,
+                       cstr_vec *out, strbuf *err);
+/* Whether text holds any of the names as a word (not part of a longer
+ * identifier). */
+int apply_mentions_any(const char *text, const cstr_vec *names);
+
+/* ---- the edits ---------------------------------------------------------- */
+
+typedef struct apply_edits {
+    size_t begin, end;      /* the kernel's definition in the main file */
+    const char *definition; /* what replaces it; NULL: it stays as it is */
+    const char *after;      /* NULL, or what goes right after it (a copy) */
+    rw_launch_change *launches; /* edits of launch sites, in a */
+    size_t n_launches;
+} apply_edits;
+
+typedef enum apply_plan_status {
+    APPLY_PLANNED = 0,
+    APPLY_CANNOT = -1,     /* the variant cannot go here (why says so) */
+    APPLY_NOT_TAKEN = -2   /* its launch edits are of a kind p does not take */
+} apply_plan_status;
+
+/* How v goes at p: the kernel's new definition, or the kernel kept and a
+ * copy after it, and the launch sites' edits.  Strings in a. */
+apply_plan_status apply_plan(const apply_place *p, const tunedb_variant *v, arena *a,
+                             apply_edits *out, strbuf *why);
+
+/* ---- the archs ---------------------------------------------------------- */
+
+/* The archs to look up outside a build: arch_option ("sm_90") when given;
+ * else those the flags name (-arch, -code, -gencode), as the wrapper would,
+ * "native" being the GPU's; else fallback (may be NULL: the arch a tuning
+ * run reports); else the GPU nvidia-smi reports (harness's hn_gpu_detect).
+ * The strings live in a.  0, or -1 with a message asking for --arch. */
+int apply_archs(const char *arch_option, const nvcc_cmdline *flags, const char *fallback,
+                arena *a, cstr_vec *out, strbuf *err);
+
+#endif
