@@ -364,7 +364,7 @@ static int launch_copy_changes(const tu_model *m, size_t kernel_index, const cha
                                 sf->text + k->decl_range.begin, copy);
     for (size_t i = 0; i < sites.len; i++) {
         rw_launch_change c = {sites.items[i].begin, sites.items[i].end,
-                              sites.items[i].replacement};
+                              sites.items[i].text};
         vec_push(out, c);
     }
     vec_free(&sites);

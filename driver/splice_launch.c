@@ -137,7 +137,7 @@ size_t launch_copy_plan(const tu_model *m, size_t kernel_index, const char *vari
         const char *text = site_launch(s, sf->text, r, callee, a);
         if (!text)
             continue;
-        rw_edit e = {s->range.begin, s->range.end, text};
+        rw_edit e = {s->range.begin, s->range.end, text, 0};
         vec_push(out, e);
         sites++;
     }
@@ -170,7 +170,7 @@ size_t splice_launch_copy(const tu_model *m, size_t kernel_index, const char *va
     size_t sites = launch_copy_plan(m, kernel_index, variant, r, a, out, &copy, why);
     if (sites) {
         const kernel *k = &m->kernels.items[kernel_index];
-        rw_edit e = {k->decl_range.end, k->decl_range.end, copy};
+        rw_edit e = {k->decl_range.end, k->decl_range.end, copy, 0};
         vec_push(out, e);
     }
     return sites;

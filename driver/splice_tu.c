@@ -117,7 +117,7 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
             if (!sites)
                 continue;
         } else {
-            rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source};
+            rw_edit e = {k->decl_range.begin, k->decl_range.end, v.source, 0};
             vec_push(&edits, e);
         }
         applied++;

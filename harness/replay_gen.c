@@ -83,11 +83,11 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
     }
     rw_edit edits[2];
     size_t n_edits = 0;
-    edits[n_edits++] = (rw_edit){k->decl_range.end, k->decl_range.end, sb_str(&side)};
+    edits[n_edits++] = (rw_edit){k->decl_range.end, k->decl_range.end, sb_str(&side), 0};
     if (m->main_function_name.present && !m->main_function_name.in_macro &&
         strcmp(m->main_function_name.file, m->main_file) == 0)
         edits[n_edits++] = (rw_edit){m->main_function_name.begin, m->main_function_name.end,
-                                     "cl1cc_user_main"};
+                                     "cl1cc_user_main", 0};
     int rc = rw_splice(sf->text, sf->len, m->main_file, edits, n_edits, 1, out, err) == RW_OK ? 0 : -1;
     if (rc == 0) {
         const char *scope = scope_prefix(k, &a);
