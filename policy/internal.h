@@ -6,6 +6,7 @@
 #define CL1CC_POL_INTERNAL_H
 
 #include "builtin.h"
+#include "cuda_text.h"
 #include "launch_rule.h"
 
 /* ---- the catalogue's table (catalogue.c) ---------------------------------- */
@@ -70,15 +71,6 @@ const char *pol_trim(const char *s, size_t n, arena *a);
 size_t pol_identifiers(const char *s, arena *a, const char ***out);
 /* s without whitespace, in a: for comparing expressions */
 const char *pol_squeeze(const char *s, arena *a);
-/* the offset just past the comment starting at t[i] ("//" or a slash and
- * star), or i when none starts there; len when it does not end */
-size_t pol_skip_comment(const char *t, size_t len, size_t i);
-/* the first offset from i on, below len, that is neither a blank nor in a
- * comment */
-size_t pol_skip_blanks(const char *t, size_t len, size_t i);
-/* the offset of the bracket closing the '(', '[' or '{' at open (brackets
- * in comments and in string or character literals do not count), or 0 */
-size_t pol_close_bracket(const char *t, size_t len, size_t open);
 /* offset of the start of the line holding offset, and whether only blanks
  * stand between it and offset */
 size_t pol_line_start(const char *text, size_t offset, int *only_blanks);

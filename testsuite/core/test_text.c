@@ -4,6 +4,7 @@
  * (comments, literals, brackets).
  */
 #include "core.h"
+#include "cuda_text.h"
 #include "text_edit.h"
 
 #include <string.h>
@@ -64,8 +65,43 @@ static void test_text_edit(void)
     sb_free(&out);
 }
 
+static size_t at(const char *t, const char *needle)
+{
+    return (size_t)(strstr(t, needle) - t);
+}
+
+static void test_cuda_text(void)
+{
+    const char *t = "f(a, /* ) */ \")\\\"\", ')', g[1], // )\n {x}) ;";
+    size_t n = strlen(t);
+    /* the ')' in the comment, the string and the character do not close it */
+    CHECK(ctext_close_bracket(t, n, 1) == at(t, ") ;"));
+    CHECK(ctext_close_bracket(t, n, at(t, "[1]")) == at(t, "], //"));
+    CHECK(ctext_close_bracket(t, n, at(t, "{x}")) == at(t, "}) ;"));
+    CHECK(ctext_close_bracket(t, n, 0) == 0);             /* no bracket there */
+    CHECK(ctext_close_bracket("f(a", 3, 1) == 0);         /* not closed */
+    /* comments: a line comment ends at its newline (a backslash-newline
+     * continues it), a block comment past its end */
+    const char *c = "x // a \\\n b\n y /* c */z";
+    size_t cn = strlen(c);
+    CHECK(ctext_skip_comment(c, cn, 0) == 0);
+    CHECK(ctext_skip_comment(c, cn, 2) == at(c, "\n y"));
+    CHECK(ctext_skip_comment(c, cn, at(c, "/*")) == at(c, "z"));
+    CHECK(ctext_skip_comment("/* open", 7, 0) == 7);
+    CHECK(ctext_skip_blanks(c, cn, at(c, "\n y") + 2) == at(c, "y /*"));
+    CHECK(ctext_skip_blanks(c, cn, at(c, " /*")) == at(c, "z"));
+    /* literals: escapes inside, an unterminated one stops at its line's end */
+    const char *l = "'\\'' \"a\\\"b\" \"open\n\"";
+    size_t ln = strlen(l);
+    CHECK(ctext_skip_literal(l, ln, 0) == 4);
+    CHECK(ctext_skip_literal(l, ln, 5) == at(l, " \"open"));
+    CHECK(ctext_skip_literal(l, ln, at(l, "\"open")) == at(l, "\n"));
+    CHECK(ctext_skip_literal(l, ln, 4) == 4); /* no quote there */
+}
+
 int main(void)
 {
     test_text_edit();
+    test_cuda_text();
     return CHECK_REPORT("test_text");
 }
