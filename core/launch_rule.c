@@ -1,4 +1,9 @@
-/* launch_rule.c: the launch rule a variant's first line states */
+/*
+ * launch_rule.c: the launch rule a variant's first line states: parsed from
+ * and printed as its marker text, to and from the tuning database's
+ * launch_edits, and the launches it makes as text (the wrapper's copy and
+ * the replay driver's rows).
+ */
 #include "launch_rule.h"
 
 #include <stdio.h>
@@ -165,4 +170,110 @@ int launch_rule_from_edits(const char *launch_edits, launch_rule *r)
         return 0;
     }
     return 1;
+}
+
+/* ---- the launches a rule makes, as text ------------------------------------ */
+
+const char *launch_rule_copy_suffix(const launch_rule *r)
+{
+    return r->grid_y > 1        ? "__cl1cc_tall"
+           : r->grid_x_div > 1 ? "__cl1cc_strided"
+           : r->grid_sm        ? "__cl1cc_persistent"
+                               : "__cl1cc_reshaped";
+}
+
+/* the host function beside a "grid.x sm" copy that sizes its grid: the
+ * copy's name and this */
+#define SIZER_SUFFIX "_grid"
+
+/* the "grid.x sm" copy on a grid sized at run time, the original grid's x
+ * passed last; NULL when the block or shared memory may not be evaluated
+ * twice, or the launch does not end in ")" */
+static const char *sm_site_launch(const launch_rule_site *s, const char *g, arena *a)
+{
+    if (!s->block || !s->shmem_repeatable || !s->open_args)
+        return NULL;
+    const char *b = arena_printf(a, "dim3(%s)", s->block);
+    const char *shmem = s->shmem ? arena_printf(a, "(size_t)(%s)", s->shmem) : "0";
+    return arena_printf(a, "%s<<<dim3(%s%s(%s, %s, %s), %s.y, %s.z)%s%s%s.x)", s->callee, s->callee,
+                        SIZER_SUFFIX, g, b, shmem, g, g, s->open_args, s->has_args ? ", " : "", g);
+}
+
+/* one dimension of the reshaped grid (block: 0) or block (1): "g.x / 2u",
+ * "b.y * 4u", "g.z" */
+static const char *reshaped_dim(const char *v, char dim, int mul, int div, int block, arena *a)
+{
+    int times = block ? mul : div, by = block ? div : mul;
+    return arena_printf(a, "%s.%c%s%s", v, dim, by > 1 ? arena_printf(a, " / %du", by) : "",
+                        times > 1 ? arena_printf(a, " * %du", times) : "");
+}
+
+const char *launch_rule_site_launch(const launch_rule *r, const launch_rule_site *s, arena *a)
+{
+    /* dim3(g), not helpers: a helper defined beside a kernel in a
+     * namespace would not be seen from a launch outside it */
+    const char *g = arena_printf(a, "dim3(%s)", s->grid);
+    if (r->grid_y > 1)
+        return arena_printf(a, "(%s.y == 1 && %s.z == 1 ? %s<<<dim3(%s.x, %s.y * %du, %s.z)%s : %s)",
+                            g, g, s->callee, g, g, r->grid_y, g, s->after_grid, s->original);
+    if (r->grid_x_div > 1)
+        return arena_printf(a, "(%s.x %% %du == 0 ? %s<<<dim3(%s.x / %du, %s.y, %s.z)%s : %s)", g,
+                            r->grid_x_div, s->callee, g, r->grid_x_div, g, g, s->after_grid,
+                            s->original);
+    if (r->grid_sm)
+        return sm_site_launch(s, g, a);
+    if (!s->block || !s->after_block)
+        return NULL;
+    const char *b = arena_printf(a, "dim3(%s)", s->block);
+    strbuf c;
+    sb_init(&c);
+    if (r->x_mul > 1)
+        sb_printf(&c, " && %s.x %% %du == 0", g, r->x_mul);
+    if (r->y_mul > 1)
+        sb_printf(&c, " && %s.y %% %du == 0", g, r->y_mul);
+    if (r->x_div > 1)
+        sb_printf(&c, " && %s.x %% %du == 0 && %s.x <= 0x7fffffffu / %du", b, r->x_div, g, r->x_div);
+    if (r->y_div > 1)
+        sb_printf(&c, " && %s.y %% %du == 0 && %s.y <= 65535u / %du", b, r->y_div, g, r->y_div);
+    const char *bx = reshaped_dim(b, 'x', r->x_mul, r->x_div, 1, a);
+    const char *by = reshaped_dim(b, 'y', r->y_mul, r->y_div, 1, a);
+    if (r->x_mul > 1 || r->y_mul > 1)
+        sb_printf(&c, " && (%s) * (%s) * %s.z <= 1024u", bx, by, b);
+    const char *launch = arena_printf(
+        a, "(%s ? %s<<<dim3(%s, %s, %s.z), dim3(%s, %s, %s.z)%s : %s)", sb_str(&c) + 4, s->callee,
+        reshaped_dim(g, 'x', r->x_mul, r->x_div, 0, a), reshaped_dim(g, 'y', r->y_mul, r->y_div, 0, a),
+        g, bx, by, b, s->after_block, s->original);
+    sb_free(&c);
+    return launch;
+}
+
+const char *launch_rule_copy_text(const launch_rule *r, const char *kernel_name,
+                                  const char *copy_name, const char *copy_text, arena *a)
+{
+    char rule[LAUNCH_RULE_TEXT_MAX];
+    if (r->grid_y > 1)
+        return arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times as tall */\n%s",
+                            kernel_name, r->grid_y, copy_text);
+    if (r->grid_x_div > 1)
+        return arena_printf(a, "\n\n/* cl1cc: a copy of %s for grids %d times narrower */\n%s",
+                            kernel_name, r->grid_x_div, copy_text);
+    if (r->grid_sm)
+        return arena_printf(
+            a, "\n\n/* cl1cc: a copy of %s for grids as wide as the GPU holds at once, and the "
+               "function that sizes them */\n%s\n" LAUNCH_SM_GRID_X_FORMAT,
+            kernel_name, copy_text, arena_printf(a, "%s%s", copy_name, SIZER_SUFFIX), copy_name);
+    return arena_printf(a, "\n\n/* cl1cc: a copy of %s for reshaped blocks (%s) */\n%s",
+                        kernel_name, launch_rule_text(r, rule), copy_text);
+}
+
+const char *launch_rule_replay_row(const launch_rule *r, arena *a)
+{
+    return arena_printf(a, "{%d, %d, %d, %d, %d, %d}", r->grid_y, r->x_mul, r->x_div, r->y_mul,
+                        r->y_div, r->grid_x_div);
+}
+
+const char *launch_rule_replay_sizer(const launch_rule *r, const char *name, const char *kernel,
+                                     arena *a)
+{
+    return r->grid_sm ? arena_printf(a, LAUNCH_SM_GRID_X_FORMAT, name, kernel) : NULL;
 }

@@ -35,6 +35,8 @@
 #ifndef CL1_LAUNCH_RULE_H
 #define CL1_LAUNCH_RULE_H
 
+#include "core.h"
+
 #define CL1_LAUNCH_MARKER "/* cl1cc-launch: "
 
 typedef struct launch_rule {
@@ -62,6 +64,53 @@ const char *launch_rule_edits(const char *source, char buf[LAUNCH_RULE_EDITS_MAX
 /* the rule of launch_edits: 1 and *r set (none for NULL, "[]", "null"), or
  * 0 for anything else (edits the caller does not know how to apply) */
 int launch_rule_from_edits(const char *launch_edits, launch_rule *r);
+
+/* ---- the launches a rule makes, as text -------------------------------------
+ * The wrapper's and `cl1cc rewrite`'s launch of a copy of the variant
+ * (driver/splice_launch.c) and the replay driver's launches
+ * (harness/replay_gen.c) are written here, so a new rule is added in this
+ * file (and the transform that states it). */
+
+/* the suffix of the name of a kernel's copy made for launches under r
+ * ("__cl1cc_tall") */
+const char *launch_rule_copy_suffix(const launch_rule *r);
+
+/* One launch site, as text: "k<<<g, b, s>>>(x, n)". */
+typedef struct launch_rule_site {
+    const char *callee;      /* the copy's name, spelled as the site names it */
+    const char *original;    /* the whole launch */
+    const char *grid;        /* "g" (it may be evaluated twice) */
+    const char *block;       /* "b"; NULL when it may not be evaluated twice */
+    int shmem_repeatable;    /* no shared memory size, or one that may be
+                                evaluated twice */
+    const char *shmem;       /* "s", NULL when none */
+    const char *after_grid;  /* ", b, s>>>(x, n)" */
+    const char *after_block; /* ", s>>>(x, n)"; NULL when the block's text
+                                does not follow the grid's */
+    const char *open_args;   /* ", b, s>>>(x, n": the launch after the grid
+                                without its closing ')'; NULL when it does
+                                not end in ')' */
+    int has_args;            /* the launch passes arguments */
+} launch_rule_site;
+
+/* The site's launch picking the copy where the launch meets r's conditions,
+ * and the original otherwise (shown in driver/splice_launch.h); NULL when
+ * this site cannot pick it. */
+const char *launch_rule_site_launch(const launch_rule *r, const launch_rule_site *s, arena *a);
+
+/* What goes right after the kernel's definition: blank lines, a comment,
+ * the copy (copy_text, named copy_name) and what it needs beside it. */
+const char *launch_rule_copy_text(const launch_rule *r, const char *kernel_name,
+                                  const char *copy_name, const char *copy_text, arena *a);
+
+/* The replay driver's row for r in its cl1cc_launch_rules table
+ * (harness/runtime/cl1cc_replay.cuh: "{grid.y times, block.x times, block.x
+ * divided by, block.y times, block.y divided by, grid.x divided by}"), and
+ * the function named name that sizes the grid of the variant `kernel` at
+ * run time, or NULL when r needs none. */
+const char *launch_rule_replay_row(const launch_rule *r, arena *a);
+const char *launch_rule_replay_sizer(const launch_rule *r, const char *name, const char *kernel,
+                                     arena *a);
 
 /* How the replay driver and the wrapper's launches size a "grid.x sm"
  * grid, as C++ text (one function for both, so the judge times the grid the

@@ -127,7 +127,7 @@ static int rule_edits(const tu_model *m, size_t kernel_index, const char *varian
     }
     for (size_t i = 0; i < sites.len; i++) {
         rw_launch_change c = {sites.items[i].begin, sites.items[i].end,
-                              sites.items[i].replacement};
+                              sites.items[i].text};
         vec_push(out, c);
     }
     vec_free(&sites);

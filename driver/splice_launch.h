@@ -5,7 +5,8 @@
  * function pointer or a launch this cannot edit still gets it); the variant
  * goes in after it as a copy under another name, and each launch site it
  * can edit picks the copy where the launch meets the rule's conditions, and
- * the original otherwise:
+ * the original otherwise (the launches' text is written by core/launch_rule.c,
+ * launch_rule_site_launch; this file decides which sites can take it):
  *
  *     k<<<g, b>>>(x)   becomes, for "grid.y x32",
  *     (dim3(g).y == 1 && dim3(g).z == 1

@@ -68,15 +68,15 @@ static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdli
     if (st != APPLY_PLANNED)
         return 0;
     for (size_t j = 0; j < ed.n_launches; j++) {
-        rw_edit e = {ed.launches[j].begin, ed.launches[j].end, ed.launches[j].text};
+        rw_edit e = {ed.launches[j].begin, ed.launches[j].end, ed.launches[j].text, 0};
         vec_push(edits, e);
     }
     if (ed.definition) {
-        rw_edit e = {ed.begin, ed.end, ed.definition};
+        rw_edit e = {ed.begin, ed.end, ed.definition, 0};
         vec_push(edits, e);
     }
     if (ed.after) {
-        rw_edit e = {ed.end, ed.end, ed.after};
+        rw_edit e = {ed.end, ed.end, ed.after, 0};
         vec_push(edits, e);
     }
     log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies", path,

@@ -88,7 +88,7 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
         strbuf text;
         sb_init(&text);
         put_launch(&text, m, l, i, tag);
-        rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text))};
+        rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text)), 0};
         sb_free(&text);
         vec_push(&edits, e);
         instrumented++;

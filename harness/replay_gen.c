@@ -83,11 +83,11 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
     }
     rw_edit edits[2];
     size_t n_edits = 0;
-    edits[n_edits++] = (rw_edit){k->decl_range.end, k->decl_range.end, sb_str(&side)};
+    edits[n_edits++] = (rw_edit){k->decl_range.end, k->decl_range.end, sb_str(&side), 0};
     if (m->main_function_name.present && !m->main_function_name.in_macro &&
         strcmp(m->main_function_name.file, m->main_file) == 0)
         edits[n_edits++] = (rw_edit){m->main_function_name.begin, m->main_function_name.end,
-                                     "cl1cc_user_main"};
+                                     "cl1cc_user_main", 0};
     int rc = rw_splice(sf->text, sf->len, m->main_file, edits, n_edits, 1, out, err) == RW_OK ? 0 : -1;
     if (rc == 0) {
         const char *scope = scope_prefix(k, &a);
@@ -98,21 +98,26 @@ int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *
         /* how each one's launch differs from the captured one; a "grid.x
          * sm" variant's grid sized as the wrapper's launch sizes it */
         launch_rule *rules = arena_alloc(&a, (n_variants + 1) * sizeof *rules);
-        sb_puts(out, "};\nstatic const unsigned cl1cc_launch_rules[][6] = {\n    {1, 1, 1, 1, 1, 1},\n");
+        launch_rule none = launch_rule_none();
+        sb_printf(out, "};\nstatic const unsigned cl1cc_launch_rules[][6] = {\n    %s,\n",
+                  launch_rule_replay_row(&none, &a));
         for (size_t i = 0; i < n_variants; i++) {
             rules[i] = launch_rule_of(variants[i]);
-            const launch_rule *r = &rules[i];
-            sb_printf(out, "    {%d, %d, %d, %d, %d, %d},\n", r->grid_y, r->x_mul, r->x_div, r->y_mul,
-                      r->y_div, r->grid_x_div);
+            sb_printf(out, "    %s,\n", launch_rule_replay_row(&rules[i], &a));
         }
         sb_puts(out, "};\n");
-        for (size_t i = 0; i < n_variants; i++)
-            if (rules[i].grid_sm)
-                sb_printf(out, LAUNCH_SM_GRID_X_FORMAT, arena_printf(&a, "cl1cc_sm_grid_%zu", i),
-                          arena_printf(&a, "%scl1cc_variant_%zu", scope, i));
+        const char **sizers = arena_alloc(&a, (n_variants + 1) * sizeof *sizers);
+        for (size_t i = 0; i < n_variants; i++) {
+            const char *name = arena_printf(&a, "cl1cc_sm_grid_%zu", i);
+            const char *sizer = launch_rule_replay_sizer(
+                &rules[i], name, arena_printf(&a, "%scl1cc_variant_%zu", scope, i), &a);
+            sizers[i] = sizer ? name : "0";
+            if (sizer)
+                sb_puts(out, sizer);
+        }
         sb_puts(out, "static const cl1cc_replay::sm_grid_fn cl1cc_sm_grids[] = {\n    0,\n");
         for (size_t i = 0; i < n_variants; i++)
-            sb_printf(out, "    %s,\n", rules[i].grid_sm ? arena_printf(&a, "cl1cc_sm_grid_%zu", i) : "0");
+            sb_printf(out, "    %s,\n", sizers[i]);
         sb_printf(out, "};\nint main(int argc, char **argv)\n{\n"
                        "    return cl1cc_replay::run(argc, argv, cl1cc_kernels, %zu, cl1cc_launch_rules, "
                        "cl1cc_sm_grids);\n}\n",

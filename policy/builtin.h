@@ -12,17 +12,15 @@
 #include "core.h"
 #include "model.h"
 #include "policy.h"
+#include "text_edit.h"
 
 /* ---- source edits (edits.c) --------------------------------------------- */
 
-/* An edit of the kernel's file: [begin, end) replaced by text.  Insertions
- * (begin == end) at the same place are applied in increasing order. */
-typedef struct pol_edit {
-    size_t begin, end;
-    const char *text;
-    int order;
-} pol_edit;
-typedef VEC(pol_edit) pol_edit_vec;
+/* An edit of the kernel's file (core/text_edit.h): [begin, end) replaced by
+ * text; insertions (begin == end) at the same place are applied in
+ * increasing order. */
+typedef text_edit pol_edit;
+typedef text_edit_vec pol_edit_vec;
 
 /* The kernel's definition with edits applied (they must lie inside the
  * definition and not overlap, insertions aside); the string lives in a.

@@ -14,9 +14,9 @@
 
 #include "internal.h"
 
-/* room for every transform of the catalogue (test_chooser checks that
- * each one, the last included, learns a weight) */
-enum { MAX_TRANSFORMS = 64, MAX_GROUPS = 4096 };
+/* a weight row for every transform of the catalogue, sized from it
+ * (test_chooser checks that each one learns a weight) */
+enum { MAX_GROUPS = 4096 };
 
 /* one kernel's measured variants: what the model is fitted on */
 typedef struct observation {
@@ -26,15 +26,21 @@ typedef struct observation {
     size_t n;
 } observation;
 
+typedef double weight_row[POL_NFEATURES];
+
 struct pol_chooser {
-    double w[MAX_TRANSFORMS][POL_NFEATURES];
+    size_t transforms; /* pol_transform_count(): rows of w */
+    weight_row *w;
     size_t pairs_seen;
     VEC(observation) seen;
 };
 
 pol_chooser *pol_chooser_new(void)
 {
-    return xcalloc(1, sizeof(pol_chooser));
+    pol_chooser *c = xcalloc(1, sizeof(pol_chooser));
+    c->transforms = pol_transform_count();
+    c->w = xcalloc(c->transforms ? c->transforms : 1, sizeof *c->w);
+    return c;
 }
 
 static void observation_free(observation *o)
@@ -52,6 +58,7 @@ void pol_chooser_free(pol_chooser *c)
     for (size_t i = 0; i < c->seen.len; i++)
         observation_free(&c->seen.items[i]);
     vec_free(&c->seen);
+    free(c->w);
     free(c);
 }
 
@@ -60,34 +67,24 @@ size_t pol_chooser_pairs_seen(const pol_chooser *c)
     return c->pairs_seen;
 }
 
-static long transform_index(const char *name, size_t n)
+/* the transforms of "a+b+c" as indicator flags, one per row of c->w */
+static void members(const pol_chooser *c, const char *combination, int *in)
 {
-    for (size_t i = 0; i < pol_transform_count() && i < MAX_TRANSFORMS; i++) {
-        const char *t = pol_transform_name(i);
-        if (strlen(t) == n && strncmp(t, name, n) == 0)
-            return (long)i;
-    }
-    return -1;
-}
-
-/* the transforms of "a+b+c" as indicator flags */
-static void members(const char *combination, int in[MAX_TRANSFORMS])
-{
-    memset(in, 0, MAX_TRANSFORMS * sizeof in[0]);
+    memset(in, 0, c->transforms * sizeof in[0]);
     for (const char *p = combination; p && *p;) {
         const char *end = strchr(p, '+');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        long t = transform_index(p, n);
+        long t = pol_transform_index(p, n);
         if (t >= 0)
             in[t] = 1;
         p = end ? end + 1 : NULL;
     }
 }
 
-static double score_members(const pol_chooser *c, const double *f, const int in[MAX_TRANSFORMS])
+static double score_members(const pol_chooser *c, const double *f, const int *in)
 {
     double s = 0;
-    for (size_t t = 0; t < MAX_TRANSFORMS; t++)
+    for (size_t t = 0; t < c->transforms; t++)
         if (in[t])
             for (size_t j = 0; j < POL_NFEATURES; j++)
                 s += c->w[t][j] * f[j];
@@ -97,9 +94,11 @@ static double score_members(const pol_chooser *c, const double *f, const int in[
 double pol_chooser_score(const pol_chooser *c, const double features[POL_NFEATURES],
                          const char *combination)
 {
-    int in[MAX_TRANSFORMS];
-    members(combination, in);
-    return score_members(c, features, in);
+    int *in = xcalloc(c->transforms ? c->transforms : 1, sizeof *in);
+    members(c, combination, in);
+    double s = score_members(c, features, in);
+    free(in);
+    return s;
 }
 
 static double utility(double speedup)
@@ -109,28 +108,30 @@ static double utility(double speedup)
 
 /* the gradient of the pairwise loss over one observation, added to grad;
  * returns its pairs */
-static size_t add_gradient(const pol_chooser *c, const observation *o,
-                           double grad[MAX_TRANSFORMS][POL_NFEATURES])
+static size_t add_gradient(const pol_chooser *c, const observation *o, weight_row *grad)
 {
     size_t pairs = 0;
+    int *a = xcalloc(c->transforms ? c->transforms : 1, sizeof *a);
+    int *b = xcalloc(c->transforms ? c->transforms : 1, sizeof *b);
     for (size_t i = 0; i < o->n; i++) {
         for (size_t j = 0; j < o->n; j++) {
             double gap = utility(o->speedups[i]) - utility(o->speedups[j]);
             if (gap <= 0.02) /* i must be the faster, beyond noise */
                 continue;
             pairs++;
-            int a[MAX_TRANSFORMS], b[MAX_TRANSFORMS];
-            members(o->combinations[i], a);
-            members(o->combinations[j], b);
+            members(c, o->combinations[i], a);
+            members(c, o->combinations[j], b);
             double d = score_members(c, o->features, a) - score_members(c, o->features, b);
             double g = (1 - 1 / (1 + exp(-d))) * (gap < 3 ? gap : 3);
-            for (size_t t = 0; t < MAX_TRANSFORMS; t++) {
+            for (size_t t = 0; t < c->transforms; t++) {
                 int diff = a[t] - b[t];
                 for (size_t k = 0; diff && k < POL_NFEATURES; k++)
                     grad[t][k] += g * diff * o->features[k];
             }
         }
     }
+    free(a);
+    free(b);
     return pairs;
 }
 
@@ -138,21 +139,23 @@ static size_t add_gradient(const pol_chooser *c, const observation *o,
  * steps, so the order in which kernels were tuned does not matter */
 static void refit(pol_chooser *c)
 {
-    memset(c->w, 0, sizeof c->w);
+    size_t rows = c->transforms ? c->transforms : 1;
+    memset(c->w, 0, rows * sizeof *c->w);
+    weight_row *grad = xcalloc(rows, sizeof *grad);
     const double rate = 0.5, decay = 1e-3;
     size_t pairs = 0;
     for (int step = 0; step < 200; step++) {
-        double grad[MAX_TRANSFORMS][POL_NFEATURES];
-        memset(grad, 0, sizeof grad);
+        memset(grad, 0, rows * sizeof *grad);
         pairs = 0;
         for (size_t g = 0; g < c->seen.len; g++)
             pairs += add_gradient(c, &c->seen.items[g], grad);
         if (!pairs)
             break;
-        for (size_t t = 0; t < MAX_TRANSFORMS; t++)
+        for (size_t t = 0; t < c->transforms; t++)
             for (size_t k = 0; k < POL_NFEATURES; k++)
                 c->w[t][k] += rate * grad[t][k] / (double)pairs * 4 - decay * c->w[t][k];
     }
+    free(grad);
     c->pairs_seen = pairs;
 }
 
@@ -199,7 +202,7 @@ int pol_chooser_save(const pol_chooser *c, const char *path, strbuf *err)
     for (size_t j = 0; j < POL_NFEATURES; j++)
         cJSON_AddItemToArray(fs, cJSON_CreateString(pol_feature_name(j)));
     cJSON *ws = cJSON_AddObjectToObject(root, "weights");
-    for (size_t t = 0; t < pol_transform_count() && t < MAX_TRANSFORMS; t++) {
+    for (size_t t = 0; t < c->transforms; t++) {
         cJSON *row = cJSON_CreateArray();
         for (size_t j = 0; j < POL_NFEATURES; j++)
             cJSON_AddItemToArray(row, cJSON_CreateNumber(round(c->w[t][j] * 1e6) / 1e6));
@@ -245,9 +248,9 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
     if (cJSON_IsNumber(pairs) && pairs->valuedouble >= 0)
         c->pairs_seen = (size_t)pairs->valuedouble;
     /* map the file's features onto ours by name */
-    long column[64];
     int nf = cJSON_GetArraySize(fs);
-    for (int j = 0; j < nf && j < 64; j++) {
+    long *column = xcalloc(nf > 0 ? (size_t)nf : 1, sizeof *column);
+    for (int j = 0; j < nf; j++) {
         cJSON *f = cJSON_GetArrayItem(fs, j);
         column[j] = -1;
         for (size_t k = 0; cJSON_IsString(f) && k < POL_NFEATURES; k++)
@@ -257,10 +260,10 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
     cJSON *row;
     cJSON_ArrayForEach(row, ws)
     {
-        long t = row->string ? transform_index(row->string, strlen(row->string)) : -1;
+        long t = row->string ? pol_transform_index(row->string, strlen(row->string)) : -1;
         if (t < 0 || !cJSON_IsArray(row))
             continue;
-        for (int j = 0; j < nf && j < 64 && j < cJSON_GetArraySize(row); j++) {
+        for (int j = 0; j < nf && j < cJSON_GetArraySize(row); j++) {
             cJSON *v = cJSON_GetArrayItem(row, j);
             if (column[j] >= 0 && cJSON_IsNumber(v) && isfinite(v->valuedouble))
                 c->w[t][column[j]] = v->valuedouble;
@@ -275,7 +278,7 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
         if (!cJSON_IsArray(f) || !cJSON_IsArray(vs))
             continue;
         double features[POL_NFEATURES] = {0};
-        for (int j = 0; j < nf && j < 64 && j < cJSON_GetArraySize(f); j++) {
+        for (int j = 0; j < nf && j < cJSON_GetArraySize(f); j++) {
             cJSON *v = cJSON_GetArrayItem(f, j);
             if (column[j] >= 0 && cJSON_IsNumber(v) && isfinite(v->valuedouble))
                 features[column[j]] = v->valuedouble;
@@ -297,6 +300,7 @@ int pol_chooser_load(const char *path, pol_chooser **out, strbuf *err)
         free(speedups);
     }
     cJSON_Delete(root);
+    free(column);
     /* the weights follow from the observations: fitted again here, a model
      * written by a build whose catalogue was smaller gets weights for the
      * transforms it measured but could not weigh */

@@ -6,7 +6,50 @@
 #define CL1CC_POL_INTERNAL_H
 
 #include "builtin.h"
+#include "cuda_text.h"
 #include "launch_rule.h"
+
+/* ---- the catalogue's table (catalogue.c) ---------------------------------- */
+
+/* the launch a transform's variant may state (core/launch_rule.h) */
+typedef enum pol_launch_kind {
+    POL_LAUNCH_SAME = 0,        /* the launch as captured */
+    POL_LAUNCH_TALLER_GRID,     /* "grid.y xF" */
+    POL_LAUNCH_RESHAPED_BLOCKS, /* "block x*M y/D" */
+    POL_LAUNCH_NARROWER_GRID,   /* "grid.x /F" */
+    POL_LAUNCH_SM_GRID          /* "grid.x sm" */
+} pol_launch_kind;
+
+enum {
+    POL_REWRITES_LOOP = 1,     /* rewrites the loop (or its reads) whole: one such
+                                  transform in a combination at most */
+    POL_WITH_LOOP_REWRITE = 2, /* may join a POL_REWRITES_LOOP transform */
+    POL_WITH_RESHAPE = 4       /* may join a block reshape or grid-stride loop:
+                                  writes no new text naming threadIdx, blockIdx,
+                                  blockDim or gridDim */
+};
+
+/* a transform's function: factor and factor2 are its row's */
+typedef int pol_transform_fn(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                             int factor2, arena *a, pol_edit_vec *out, const char **why);
+
+typedef struct pol_catalogue_entry {
+    const char *name;       /* "unroll4" */
+    const char *family;     /* "unroll": members differ in their factors only */
+    unsigned flags;         /* POL_REWRITES_LOOP, ... */
+    pol_launch_kind launch; /* the launch rule its variants may state */
+    pol_transform_fn *run;
+    int factor, factor2;
+} pol_catalogue_entry;
+
+/* row i (i < pol_transform_count()), or NULL */
+const pol_catalogue_entry *pol_catalogue_at(size_t i);
+/* the row named name, or NULL */
+const pol_catalogue_entry *pol_catalogue_find(const char *name);
+/* the row of the n bytes at name, or -1 */
+long pol_transform_index(const char *name, size_t n);
+
+/* ---- text helpers ----------------------------------------------------------- */
 
 /* c can be part of an identifier (a letter, a digit, '_') */
 int pol_ident_char(int c);
@@ -28,15 +71,6 @@ const char *pol_trim(const char *s, size_t n, arena *a);
 size_t pol_identifiers(const char *s, arena *a, const char ***out);
 /* s without whitespace, in a: for comparing expressions */
 const char *pol_squeeze(const char *s, arena *a);
-/* the offset just past the comment starting at t[i] ("//" or a slash and
- * star), or i when none starts there; len when it does not end */
-size_t pol_skip_comment(const char *t, size_t len, size_t i);
-/* the first offset from i on, below len, that is neither a blank nor in a
- * comment */
-size_t pol_skip_blanks(const char *t, size_t len, size_t i);
-/* the offset of the bracket closing the '(', '[' or '{' at open (brackets
- * in comments and in string or character literals do not count), or 0 */
-size_t pol_close_bracket(const char *t, size_t len, size_t open);
 /* offset of the start of the line holding offset, and whether only blanks
  * stand between it and offset */
 size_t pol_line_start(const char *text, size_t offset, int *only_blanks);

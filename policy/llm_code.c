@@ -1,11 +1,13 @@
 /*
  * llm_code.c: a small scanner for the CUDA text a model writes: tokens that
- * skip comments and keep strings and characters whole, then the __global__
- * and __device__ function definitions and #defines at brace level.  It is
+ * skip comments and keep strings and characters whole (core/cuda_text.h),
+ * then the __global__ and __device__ function definitions and #defines at
+ * brace level.  It is
  * no C++ parser; it is what lets the reply parser match braces safely and
  * find a kernel in prose, fences or a whole file.
  */
 #include "llm_internal.h"
+#include "cuda_text.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -17,22 +19,6 @@ static void push_tok(llm_code *c, llm_tok_kind kind, size_t begin, size_t end)
 {
     llm_tok t = {kind, begin, end};
     vec_push(&c->toks, t);
-}
-
-/* A quoted literal from p (at the quote): ends at the matching quote, or
- * before the newline when it does not end on its line. */
-static size_t scan_quoted(const char *s, size_t len, size_t p)
-{
-    char quote = s[p++];
-    while (p < len && s[p] != '\n') {
-        if (s[p] == '\\' && p + 1 < len && s[p + 1] != '\n') {
-            p += 2;
-            continue;
-        }
-        if (s[p++] == quote)
-            break;
-    }
-    return p;
 }
 
 static void tokenize(llm_code *c)
@@ -51,19 +37,9 @@ static void tokenize(llm_code *c)
             p++;
             continue;
         }
-        if (ch == '/' && p + 1 < len && s[p + 1] == '/') {
-            while (p < len && s[p] != '\n')
-                p++;
-            continue;
-        }
-        if (ch == '/' && p + 1 < len && s[p + 1] == '*') {
-            const char *close = NULL;
-            for (size_t q = p + 2; q + 1 < len; q++)
-                if (s[q] == '*' && s[q + 1] == '/') {
-                    close = s + q;
-                    break;
-                }
-            p = close ? (size_t)(close - s) + 2 : len;
+        size_t after = ctext_skip_comment(s, len, p);
+        if (after != p) { /* a line comment ends at its newline */
+            p = after;
             continue;
         }
         size_t begin = p;
@@ -84,7 +60,7 @@ static void tokenize(llm_code *c)
                 p++;
             /* L"..", u8'..' and friends: the prefix belongs to the literal */
             if (p < len && (s[p] == '"' || s[p] == '\'') && p - begin <= 2) {
-                p = scan_quoted(s, len, p);
+                p = ctext_skip_literal(s, len, p);
                 push_tok(c, s[p - 1] == '\'' ? LLM_TOK_CHAR : LLM_TOK_STRING, begin, p);
                 continue;
             }
@@ -102,7 +78,7 @@ static void tokenize(llm_code *c)
             }
             push_tok(c, LLM_TOK_NUMBER, begin, p);
         } else if (ch == '"' || ch == '\'') {
-            p = scan_quoted(s, len, p);
+            p = ctext_skip_literal(s, len, p);
             push_tok(c, ch == '"' ? LLM_TOK_STRING : LLM_TOK_CHAR, begin, p);
         } else {
             p++;

@@ -5,32 +5,37 @@
  * warp_rows/4/8, split_loop/256) share their features' weights and so score
  * alike, and three of them first would spend a round on one idea.  With
  * diversify, each family's best-scored member comes first (in score order),
- * then each family's second, and so on.
+ * then each family's second, and so on.  Families are the catalogue's
+ * (catalogue.c).
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "internal.h"
 
-/* a transform name without its factor: trailing digits and "NxM" */
-static size_t family_length(const char *name, size_t len)
+/* the family of the n bytes at name (catalogue.c); a name the catalogue
+ * does not know is its own family */
+static void family_of(const char *name, size_t n, const char **family, size_t *len)
 {
-    size_t n = len;
-    while (n > 0 && (isdigit((unsigned char)name[n - 1]) || name[n - 1] == 'x'))
-        n--;
-    /* a name without a factor, or nothing but one, is its own family */
-    if (n == 0 || !isdigit((unsigned char)name[len - 1]))
-        return len;
-    return n;
+    long t = pol_transform_index(name, n);
+    if (t >= 0) {
+        *family = pol_catalogue_at((size_t)t)->family;
+        *len = strlen(*family);
+    } else {
+        *family = name;
+        *len = n;
+    }
 }
 
 int pol_same_family(const char *a, const char *b)
 {
     for (;;) {
         size_t la = strcspn(a, "+"), lb = strcspn(b, "+");
-        size_t fa = family_length(a, la), fb = family_length(b, lb);
-        if (fa != fb || strncmp(a, b, fa) != 0)
+        const char *ma, *mb;
+        size_t fa, fb;
+        family_of(a, la, &ma, &fa);
+        family_of(b, lb, &mb, &fb);
+        if (fa != fb || strncmp(ma, mb, fa) != 0)
             return 0;
         a += la, b += lb;
         if (!*a || !*b)

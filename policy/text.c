@@ -118,49 +118,6 @@ const char *pol_squeeze(const char *s, arena *a)
     return out;
 }
 
-size_t pol_skip_comment(const char *t, size_t len, size_t i)
-{
-    if (i + 1 >= len || t[i] != '/' || (t[i + 1] != '/' && t[i + 1] != '*'))
-        return i;
-    int line = t[i + 1] == '/';
-    for (size_t p = i + 2; p < len; p++)
-        if (line ? t[p] == '\n' : (t[p] == '*' && p + 1 < len && t[p + 1] == '/'))
-            return line ? p + 1 : p + 2;
-    return len;
-}
-
-size_t pol_skip_blanks(const char *t, size_t len, size_t i)
-{
-    for (;;) {
-        while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n'))
-            i++;
-        size_t after = pol_skip_comment(t, len, i);
-        if (after == i)
-            return i;
-        i = after;
-    }
-}
-
-size_t pol_close_bracket(const char *t, size_t len, size_t open)
-{
-    char o = t[open], c = o == '(' ? ')' : o == '{' ? '}' : ']';
-    int depth = 0;
-    for (size_t i = open; i < len; i++) {
-        size_t after = pol_skip_comment(t, len, i);
-        if (after != i) {
-            i = after - 1;
-        } else if (t[i] == '"' || t[i] == '\'') {
-            for (char q = t[i++]; i < len && t[i] != q; i++)
-                i += t[i] == '\\';
-        } else if (t[i] == o) {
-            depth++;
-        } else if (t[i] == c && --depth == 0) {
-            return i;
-        }
-    }
-    return 0;
-}
-
 size_t pol_line_start(const char *text, size_t offset, int *only_blanks)
 {
     size_t i = offset;

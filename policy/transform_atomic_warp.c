@@ -26,22 +26,6 @@ static int aggregatable_type(const char *t)
     return 0;
 }
 
-/* the offset of the ')' closing the '(' at open, or 0 */
-static size_t matching_paren(const char *text, size_t len, size_t open)
-{
-    int depth = 0;
-    for (size_t i = open; i < len; i++) {
-        if (text[i] == '"' || text[i] == '\'') /* a literal: skip to its end */
-            for (char q = text[i++]; i < len && text[i] != q; i++)
-                i += text[i] == '\\';
-        else if (text[i] == '(' || text[i] == '[' || text[i] == '{')
-            depth++;
-        else if ((text[i] == ')' || text[i] == ']' || text[i] == '}') && --depth == 0)
-            return text[i] == ')' ? i : 0;
-    }
-    return 0;
-}
-
 /* the two arguments of the call whose '(' is at open and ')' at close */
 static int two_arguments(const char *text, size_t open, size_t close, arena *a, const char **first,
                          const char **second)
@@ -189,7 +173,7 @@ int pol_transform_atomic_warp(const tu_model *m, const kernel *k, const pol_fact
             open++;
         if (strncmp(text + c->range.begin, "atomicAdd", 9) != 0 || open >= len || text[open] != '(')
             continue;
-        size_t close = matching_paren(text, len, open), semi = close + 1;
+        size_t close = ctext_close_bracket(text, len, open), semi = close + 1;
         while (close && semi < len && (text[semi] == ' ' || text[semi] == '\t'))
             semi++;
         if (!close || semi >= len || text[semi] != ';' || !starts_statement(text, c->range.begin)) {

@@ -127,16 +127,14 @@ static int replace_uses(const char *text, size_t begin, size_t end, const int wa
                         int uses[4], arena *a, pol_edit_vec *out, const char **why)
 {
     for (size_t p = begin; p < end; p++) {
-        size_t after = pol_skip_comment(text, end, p);
+        size_t after = ctext_skip_comment(text, end, p);
         if (after != p) {
             p = after - 1;
             continue;
         }
-        if (text[p] == '"' || text[p] == '\'') {
-            char q = text[p];
-            for (p++; p < end && text[p] != q; p++)
-                if (text[p] == '\\')
-                    p++;
+        after = ctext_skip_literal(text, end, p);
+        if (after != p) {
+            p = after - 1;
             continue;
         }
         int b = builtin_at(text, begin, p);

@@ -76,7 +76,7 @@ static size_t split_at(const char *s, size_t begin, size_t end, const char *sep,
 static const char *unparen(const char *s, arena *a)
 {
     size_t n = strlen(s);
-    while (n >= 2 && s[0] == '(' && pol_close_bracket(s, n, 0) == n - 1) {
+    while (n >= 2 && s[0] == '(' && ctext_close_bracket(s, n, 0) == n - 1) {
         s = arena_printf(a, "%.*s", (int)(n - 2), s + 1);
         n -= 2;
     }
@@ -212,11 +212,11 @@ static int find_guard(const tu_model *m, const kernel *k, split_plan *p, arena *
         return 1;
     }
     const body_node *G = &k->body.items[p->guard];
-    size_t c = pol_skip_blanks(t, p->len, G->range.begin + 2);
-    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? pol_close_bracket(t, p->len, c) : 0;
-    p->open = cclose ? pol_skip_blanks(t, p->len, cclose + 1) : 0;
-    p->close = p->open && t[p->open] == '{' ? pol_close_bracket(t, p->len, p->open) : 0;
-    if (!p->close || G->range.in_macro || pol_skip_blanks(t, p->len, p->close + 1) != k->body_range.end - 1) {
+    size_t c = ctext_skip_blanks(t, p->len, G->range.begin + 2);
+    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? ctext_close_bracket(t, p->len, c) : 0;
+    p->open = cclose ? ctext_skip_blanks(t, p->len, cclose + 1) : 0;
+    p->close = p->open && t[p->open] == '{' ? ctext_close_bracket(t, p->len, p->open) : 0;
+    if (!p->close || G->range.in_macro || ctext_skip_blanks(t, p->len, p->close + 1) != k->body_range.end - 1) {
         *why = "the guard is not 'if (...) { ... }' ending the body";
         return 1;
     }
@@ -271,8 +271,8 @@ static int find_loop(const tu_model *m, const kernel *k, split_plan *p, arena *a
         *why = "the loop has no inner loop: its iterations are short, more threads would not pay";
         return 1;
     }
-    size_t h = pol_skip_blanks(t, p->len, L->range.begin + 3);
-    size_t hclose = strncmp(t + L->range.begin, "for", 3) == 0 && t[h] == '(' ? pol_close_bracket(t, p->len, h) : 0;
+    size_t h = ctext_skip_blanks(t, p->len, L->range.begin + 3);
+    size_t hclose = strncmp(t + L->range.begin, "for", 3) == 0 && t[h] == '(' ? ctext_close_bracket(t, p->len, h) : 0;
     size_t semi[3];
     if (!hclose || !L->loop_var || L->range.in_macro || split_at(t, h + 1, hclose, ";", semi, 2) != 2) {
         *why = "the loop is not 'for (var = lower; var < upper; var++)'";
@@ -505,7 +505,7 @@ static int accesses_independent(const tu_model *m, const kernel *k, const pol_fa
 /* the edit wrapping text [begin, end) (trimmed) in "if (cl1cc_y0 == 0) { ... }" */
 static int slice_zero_only(const split_plan *p, size_t begin, size_t end, arena *a, pol_edit_vec *out)
 {
-    size_t b = pol_skip_blanks(p->text, end, begin), e = end;
+    size_t b = ctext_skip_blanks(p->text, end, begin), e = end;
     while (e > b && strchr(" \t\r\n", p->text[e - 1]))
         e--;
     if (b >= e)
@@ -623,14 +623,14 @@ int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts
         *why = "the statements around the loop leave early, or hold comments or directives";
         return 1;
     }
-    pol_edit lo_open = {p.lower_begin + (size_t)(pol_skip_blanks(p.text, p.lower_end, p.lower_begin) - p.lower_begin),
+    pol_edit lo_open = {p.lower_begin + (size_t)(ctext_skip_blanks(p.text, p.lower_end, p.lower_begin) - p.lower_begin),
                         0, "(", 0};
     lo_open.end = lo_open.begin;
     size_t lo_e = p.lower_end;
     while (lo_e > p.lower_begin && strchr(" \t", p.text[lo_e - 1]))
         lo_e--;
     pol_edit lo_close = {lo_e, lo_e, ") + cl1cc_y0", 0};
-    size_t st_b = pol_skip_blanks(p.text, p.step_end, p.step_begin), st_e = p.step_end;
+    size_t st_b = ctext_skip_blanks(p.text, p.step_end, p.step_begin), st_e = p.step_end;
     while (st_e > st_b && strchr(" \t\r\n", p.text[st_e - 1]))
         st_e--;
     pol_edit step = {st_b, st_e, arena_printf(a, "%s += cl1cc_ystep", p.lvar), 0};

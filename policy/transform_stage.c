@@ -139,8 +139,8 @@ static int parse_for(const tu_model *m, const kernel *k, stage_plan *p, const bo
 {
     const char *t = p->text;
     size_t i = L->range.begin + 3;
-    i = pol_skip_blanks(t, p->len, i);
-    size_t close = t[i] == '(' ? pol_close_bracket(t, p->len, i) : 0;
+    i = ctext_skip_blanks(t, p->len, i);
+    size_t close = t[i] == '(' ? ctext_close_bracket(t, p->len, i) : 0;
     if (strncmp(t + L->range.begin, "for", 3) != 0 || !close || !L->loop_var) {
         *why = "the loop is not a for loop with one induction variable";
         return 1;
@@ -221,17 +221,17 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int afte
         return 1;
     }
     const body_node *G = &k->body.items[p->guard];
-    size_t c = pol_skip_blanks(t, p->len, G->range.begin + 2);
-    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? pol_close_bracket(t, p->len, c) : 0;
-    p->open = cclose ? pol_skip_blanks(t, p->len, cclose + 1) : 0;
-    p->close = p->open && t[p->open] == '{' ? pol_close_bracket(t, p->len, p->open) : 0;
+    size_t c = ctext_skip_blanks(t, p->len, G->range.begin + 2);
+    size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? ctext_close_bracket(t, p->len, c) : 0;
+    p->open = cclose ? ctext_skip_blanks(t, p->len, cclose + 1) : 0;
+    p->close = p->open && t[p->open] == '{' ? ctext_close_bracket(t, p->len, p->open) : 0;
     if (!p->close || G->range.in_macro) {
         *why = "the guard is not 'if (...) { ... }'";
         return 1;
     }
     p->guard_end = p->close + 1;
     /* nothing but blanks after it: no else, no other statement */
-    if (pol_skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
+    if (ctext_skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
         *why = "statements or an else after the guard";
         return 1;
     }

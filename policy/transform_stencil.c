@@ -275,18 +275,18 @@ static int plain_if(const char *text, const body_node *n, long index, size_t lim
     size_t p = n->range.begin, end = n->range.end;
     if (strncmp(text + p, "if", 2) != 0 || pol_ident_char((unsigned char)text[p + 2]))
         return 0;
-    p = pol_skip_blanks(text, end, p + 2);
+    p = ctext_skip_blanks(text, end, p + 2);
     if (p >= end || text[p] != '(')
         return 0;
-    size_t close = pol_close_bracket(text, end, p);
+    size_t close = ctext_close_bracket(text, end, p);
     if (!close)
         return 0;
     g->node = index;
     g->cond_begin = p + 1, g->cond_end = close;
-    p = pol_skip_blanks(text, end, close + 1);
+    p = ctext_skip_blanks(text, end, close + 1);
     g->then_begin = p;
     if (p < end && text[p] == '{') {
-        size_t brace = pol_close_bracket(text, end, p);
+        size_t brace = ctext_close_bracket(text, end, p);
         g->then_end = brace ? brace + 1 : 0;
     } else {
         int depth = 0;
@@ -302,7 +302,7 @@ static int plain_if(const char *text, const body_node *n, long index, size_t lim
     }
     if (!g->then_end || g->then_end < end)
         return 0;
-    size_t next = pol_skip_blanks(text, limit, g->then_end);
+    size_t next = ctext_skip_blanks(text, limit, g->then_end);
     return !(next + 4 <= limit && strncmp(text + next, "else", 4) == 0 &&
              !pol_ident_char((unsigned char)text[next + 4]));
 }

@@ -222,7 +222,7 @@ static int put_kernel_edit(const char *text, size_t len, const rw_kernel_change 
 
     edit->begin = region;
     edit->end = c->end;
-    edit->replacement = arena_strndup(a, sb_str(&rep), rep.len);
+    edit->text = arena_strndup(a, sb_str(&rep), rep.len);
     sb_free(&indent);
     sb_free(&tail);
     sb_free(&packed);
@@ -250,7 +250,7 @@ static int put_launch_edit(const char *text, size_t len, const rw_launch_change 
     sb_append(&rep, sb_str(&now), now.len);
     edit->begin = lc->begin;
     edit->end = lc->end;
-    edit->replacement = arena_strndup(a, sb_str(&rep), rep.len);
+    edit->text = arena_strndup(a, sb_str(&rep), rep.len);
     sb_free(&now);
     sb_free(&rep);
     return 0;
@@ -266,7 +266,7 @@ rw_status rw_apply(const char *text, size_t len, const char *path,
     VEC(rw_edit) edits = {0};
     rw_status st = RW_OK;
     for (size_t i = 0; i < n_changes && st == RW_OK; i++) {
-        rw_edit e;
+        rw_edit e = {0};
         if (put_kernel_edit(text, len, &changes[i], crlf, &a, &e, err) != 0) {
             st = RW_BAD_EDITS;
             break;
@@ -423,7 +423,7 @@ static int revert_kernel(const revert_state *rs, size_t s, rw_edit *edit, size_t
             region = s;
     edit->begin = region;
     edit->end = comment_end + replaced;
-    edit->replacement = original;
+    edit->text = original;
     *next = edit->end;
     return 0;
 }
@@ -453,7 +453,7 @@ static int revert_launch(const revert_state *rs, size_t s, rw_edit *edit, size_t
     }
     edit->begin = s;
     edit->end = comment_end + now_len;
-    edit->replacement = arena_strndup(rs->a, sb_str(&original), original.len);
+    edit->text = arena_strndup(rs->a, sb_str(&original), original.len);
     sb_free(&original);
     *next = edit->end;
     return 0;
@@ -473,7 +473,7 @@ long rw_revert(const char *text, size_t len, const char *path, strbuf *out, strb
         if (!k && !l)
             break;
         size_t s = (size_t)((k && (!l || k < l) ? k : l) - text);
-        rw_edit e;
+        rw_edit e = {0};
         size_t next;
         int r = (k && (!l || k < l)) ? revert_kernel(&rs, s, &e, &next)
                                      : revert_launch(&rs, s, &e, &next);

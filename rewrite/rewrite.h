@@ -7,16 +7,17 @@
 #define CL1CC_REWRITE_H
 
 #include "core.h"
+#include "text_edit.h"
 
-typedef struct rw_edit {
-    size_t begin, end;       /* [begin, end) in the original bytes */
-    const char *replacement; /* NUL-terminated */
-} rw_edit;
+/* an edit of the original bytes: [begin, end) replaced by text (the core's
+ * one edit type, core/text_edit.h) */
+typedef text_edit rw_edit;
 
 typedef enum rw_status { RW_OK = 0, RW_BAD_EDITS = 1 } rw_status;
 
-/* Applies edits (any order; they must not overlap and must lie within the
- * text) to text, appending the result to out.  With line_directives set,
+/* Applies edits (any order, sorted in place as text_edits_sort_check sorts
+ * them; they must not overlap and must lie within the text) to text,
+ * appending the result to out.  With line_directives set,
  * the result is for the compiler only: it starts with #line 1 "path" and
  * each replacement is followed by a #line that puts the rest of the file
  * back at its original line numbers, so diagnostics, -lineinfo and

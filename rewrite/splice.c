@@ -7,12 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int edit_order(const void *a, const void *b)
-{
-    const rw_edit *x = a, *y = b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin;
-}
-
 static unsigned line_at(const char *text, size_t offset, size_t *cursor,
                         unsigned *line)
 {
@@ -36,54 +30,54 @@ static void put_line_directive(strbuf *out, unsigned line, const char *path)
     sb_puts(out, "\"\n");
 }
 
+/* the #line directives around each replacement */
+typedef struct {
+    const char *text, *path;
+    size_t cursor;
+    unsigned line;
+} line_state;
+
+/* the blanks that put what follows at the column of offset */
+static void pad_to_column(strbuf *out, const char *text, size_t offset)
+{
+    size_t bol = offset;
+    while (bol > 0 && text[bol - 1] != '\n')
+        bol--;
+    for (size_t c = bol; c < offset; c++)
+        sb_putc(out, text[c] == '\t' ? '\t' : ' ');
+}
+
+static void around_edit(void *ctx, const text_edit *e, int after, strbuf *out)
+{
+    line_state *ls = ctx;
+    /* before: the replacement reports as the lines of what it replaces, at
+     * the column where the range began; after: the rest of the original
+     * line follows at its own line and column */
+    size_t at = after ? e->end : e->begin;
+    put_line_directive(out, line_at(ls->text, at, &ls->cursor, &ls->line), ls->path);
+    pad_to_column(out, ls->text, at);
+}
+
 rw_status rw_splice(const char *text, size_t len, const char *path,
                     rw_edit *edits, size_t n_edits, int line_directives,
                     strbuf *out, strbuf *err)
 {
-    if (n_edits)
-        qsort(edits, n_edits, sizeof *edits, edit_order);
-    for (size_t i = 0; i < n_edits; i++) {
-        if (edits[i].begin > edits[i].end || edits[i].end > len) {
-            sb_printf(err, "%s: edit [%zu,%zu) lies outside the file (%zu bytes)",
-                      path, edits[i].begin, edits[i].end, len);
-            return RW_BAD_EDITS;
-        }
-        if (i && edits[i].begin < edits[i - 1].end) {
-            sb_printf(err, "%s: edits [%zu,%zu) and [%zu,%zu) overlap", path,
-                      edits[i - 1].begin, edits[i - 1].end, edits[i].begin,
-                      edits[i].end);
-            return RW_BAD_EDITS;
-        }
+    size_t bad = 0;
+    switch (text_edits_sort_check(edits, n_edits, 0, len, &bad)) {
+    case TEXT_EDIT_OK:
+        break;
+    case TEXT_EDIT_OUTSIDE:
+        sb_printf(err, "%s: edit [%zu,%zu) lies outside the file (%zu bytes)", path,
+                  edits[bad].begin, edits[bad].end, len);
+        return RW_BAD_EDITS;
+    case TEXT_EDIT_OVERLAP:
+        sb_printf(err, "%s: edits [%zu,%zu) and [%zu,%zu) overlap", path,
+                  edits[bad - 1].begin, edits[bad - 1].end, edits[bad].begin, edits[bad].end);
+        return RW_BAD_EDITS;
     }
-    size_t copied = 0, cursor = 0;
-    unsigned line = 1;
+    line_state ls = {text, path, 0, 1};
     if (line_directives)
         put_line_directive(out, 1, path);
-    for (size_t i = 0; i < n_edits; i++) {
-        sb_append(out, text + copied, edits[i].begin - copied);
-        if (line_directives) {
-            /* the replacement reports as the lines of what it replaces */
-            put_line_directive(out, line_at(text, edits[i].begin, &cursor, &line), path);
-            /* keep the column of the first line: pad to where the range began */
-            size_t bol = edits[i].begin;
-            while (bol > 0 && text[bol - 1] != '\n')
-                bol--;
-            for (size_t c = bol; c < edits[i].begin; c++)
-                sb_putc(out, text[c] == '\t' ? '\t' : ' ');
-        }
-        sb_puts(out, edits[i].replacement);
-        copied = edits[i].end;
-        if (line_directives) {
-            unsigned end_line = line_at(text, edits[i].end, &cursor, &line);
-            put_line_directive(out, end_line, path);
-            /* the rest of the original line follows at its own column */
-            size_t bol = edits[i].end;
-            while (bol > 0 && text[bol - 1] != '\n')
-                bol--;
-            for (size_t c = bol; c < edits[i].end; c++)
-                sb_putc(out, text[c] == '\t' ? '\t' : ' ');
-        }
-    }
-    sb_append(out, text + copied, len - copied);
+    text_edits_apply(text, 0, len, edits, n_edits, line_directives ? around_edit : NULL, &ls, out);
     return RW_OK;
 }

@@ -189,6 +189,45 @@ static void test_launch_rule(void)
     CHECK(r.grid_sm == 0 && launch_rule_is_none(&r));
 }
 
+/* the launches a rule makes, as text (core/launch_rule.c) */
+static void test_launch_text(void)
+{
+    arena a;
+    arena_init(&a);
+    launch_rule_site s = {"k__cl1cc_tall", "k<<<g, b>>>(x)", "g", "b", 1, NULL,
+                          ", b>>>(x)", ">>>(x)", ", b>>>(x", 1};
+    launch_rule r = launch_rule_of("/* cl1cc-launch: grid.y x32 */\n");
+    CHECK(strcmp(launch_rule_copy_suffix(&r), "__cl1cc_tall") == 0);
+    const char *t = launch_rule_site_launch(&r, &s, &a);
+    CHECK(t && strcmp(t, "(dim3(g).y == 1 && dim3(g).z == 1 ? k__cl1cc_tall<<<dim3(dim3(g).x, "
+                         "dim3(g).y * 32u, dim3(g).z), b>>>(x) : k<<<g, b>>>(x))") == 0);
+    CHECK(strcmp(launch_rule_replay_row(&r, &a), "{32, 1, 1, 1, 1, 1}") == 0);
+    CHECK(launch_rule_replay_sizer(&r, "f", "k", &a) == NULL);
+    CHECK(strstr(launch_rule_copy_text(&r, "k", "k__cl1cc_tall", "COPY", &a),
+                 "for grids 32 times as tall */\nCOPY") != NULL);
+    /* a block rule needs the block's text after the grid's */
+    r = launch_rule_of("/* cl1cc-launch: block x*2 y/2 */\n");
+    s.callee = "k__cl1cc_reshaped";
+    t = launch_rule_site_launch(&r, &s, &a);
+    CHECK(t && strstr(t, "k__cl1cc_reshaped<<<dim3(dim3(g).x / 2u, dim3(g).y * 2u, dim3(g).z), "
+                         "dim3(dim3(b).x * 2u, dim3(b).y / 2u, dim3(b).z)>>>(x) : k<<<g, b>>>(x))"));
+    s.after_block = NULL;
+    CHECK(launch_rule_site_launch(&r, &s, &a) == NULL);
+    CHECK(strcmp(launch_rule_replay_row(&r, &a), "{1, 2, 1, 1, 2, 1}") == 0);
+    /* grid.x sm: its sizer beside the copy, the original x passed last */
+    r = launch_rule_of("/* cl1cc-launch: grid.x sm */\n");
+    s.callee = "k__cl1cc_persistent";
+    t = launch_rule_site_launch(&r, &s, &a);
+    CHECK(t && strcmp(t, "k__cl1cc_persistent<<<dim3(k__cl1cc_persistent_grid(dim3(g), dim3(b), 0), "
+                         "dim3(g).y, dim3(g).z), b>>>(x, dim3(g).x)") == 0);
+    s.shmem_repeatable = 0;
+    CHECK(launch_rule_site_launch(&r, &s, &a) == NULL);
+    CHECK(strstr(launch_rule_replay_sizer(&r, "f", "k", &a), "static unsigned f(dim3 grid") != NULL);
+    CHECK(strstr(launch_rule_copy_text(&r, "k", "k__cl1cc_persistent", "COPY", &a),
+                 "static unsigned k__cl1cc_persistent_grid(") != NULL);
+    arena_free(&a);
+}
+
 int main(void)
 {
     test_strbuf();
@@ -197,5 +236,6 @@ int main(void)
     test_files();
     test_expr_text();
     test_launch_rule();
+    test_launch_text();
     return CHECK_REPORT("test_core");
 }

@@ -62,6 +62,35 @@ int main(int argc, char **argv)
         pol_chooser_free(fresh);
     }
 
+    /* every row of the catalogue is learnable: measured faster than another
+     * transform, it scores higher; measured slower, lower (the model is
+     * sized from the catalogue, nothing beyond a fixed bound is dropped) */
+    for (size_t t = 0; t < pol_transform_count(); t++) {
+        const char *name = pol_transform_name(t);
+        const char *other = pol_transform_name(t == 0 ? 1 : 0);
+        const char *combos[] = {name, other};
+        double faster[] = {2.0, 1.0}, slower[] = {0.5, 1.0};
+        pol_chooser *up = pol_chooser_new(), *down = pol_chooser_new();
+        CHECK(pol_chooser_learn(up, product, combos, faster, 2) == 1);
+        CHECK(pol_chooser_learn(down, product, combos, slower, 2) == 1);
+        CHECK(pol_chooser_score(up, product, name) > pol_chooser_score(up, product, other));
+        CHECK(pol_chooser_score(down, product, name) < pol_chooser_score(down, product, other));
+        pol_chooser_free(up);
+        pol_chooser_free(down);
+        /* each transform is its own family's member, the names unique */
+        CHECK(pol_same_family(name, name));
+        for (size_t u = 0; u < t; u++)
+            CHECK(strcmp(pol_transform_name(u), name) != 0);
+    }
+    CHECK(pol_transform_name(pol_transform_count()) == NULL);
+    /* families come from the catalogue, not from the names' digits */
+    CHECK(pol_same_family("block_wide2", "block_wide4"));
+    CHECK(!pol_same_family("block_wide2", "block_narrow2"));
+    CHECK(pol_same_family("grid_stride4", "grid_stride16"));
+    CHECK(!pol_same_family("grid_stride4", "grid_sm"));
+    CHECK(pol_same_family("col_split", "col_split8"));
+    CHECK(pol_same_family("regblock2x1", "regblock4x4"));
+
     /* equal speedups teach nothing */
     const char *same[] = {"unroll2", "unroll8"};
     double flat[] = {1.0, 1.0};

@@ -27,9 +27,9 @@ static void test_plain_splice(void)
 {
     rw_edit edits[2];
     size_t b_begin = find("__global__ void b"), b_end = find("}\nint main") + 1;
-    edits[0] = (rw_edit){b_begin, b_end, "__global__ void b(float *x) { x[1] = 3; }"};
+    edits[0] = (rw_edit){b_begin, b_end, "__global__ void b(float *x) { x[1] = 3; }", 0};
     size_t a_body = find("{ x[0] = 1; }");
-    edits[1] = (rw_edit){a_body, a_body + strlen("{ x[0] = 1; }"), "{ x[0] = 9; }"};
+    edits[1] = (rw_edit){a_body, a_body + strlen("{ x[0] = 1; }"), "{ x[0] = 9; }", 0};
     strbuf out, err;
     sb_init(&out);
     sb_init(&err);
@@ -54,11 +54,11 @@ static void test_bad_edits(void)
     strbuf out, err;
     sb_init(&out);
     sb_init(&err);
-    rw_edit overlap[2] = {{10, 20, "x"}, {15, 25, "y"}};
+    rw_edit overlap[2] = {{10, 20, "x", 0}, {15, 25, "y", 0}};
     CHECK(rw_splice(source, strlen(source), "t.cu", overlap, 2, 0, &out, &err) == RW_BAD_EDITS);
     CHECK(strstr(sb_str(&err), "overlap") != NULL);
     sb_clear(&err);
-    rw_edit outside[1] = {{10, 100000, "x"}};
+    rw_edit outside[1] = {{10, 100000, "x", 0}};
     CHECK(rw_splice(source, strlen(source), "t.cu", outside, 1, 0, &out, &err) == RW_BAD_EDITS);
     CHECK(strstr(sb_str(&err), "outside") != NULL);
     sb_free(&out);
@@ -68,7 +68,7 @@ static void test_bad_edits(void)
 static void test_line_directives(void)
 {
     size_t b_begin = find("__global__ void b"), b_end = find("}\nint main") + 1;
-    rw_edit e = {b_begin, b_end, "__global__ void b(float *x)\n{\n    x[1] = 3;\n    x[2] = 4;\n}"};
+    rw_edit e = {b_begin, b_end, "__global__ void b(float *x)\n{\n    x[1] = 3;\n    x[2] = 4;\n}", 0};
     strbuf out, err;
     sb_init(&out);
     sb_init(&err);
