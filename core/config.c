@@ -20,6 +20,8 @@ const config_variable config_variables[] = {
     {"CL1CC_DB=PATH", "db", "the tuning database (default CACHE/tuning.db)"},
     {"CL1CC_DB_BUSY_MS=N", "db", "how long to wait for another process's lock (default 5000)"},
     {"CL1CC_NO_PCH=1", "frontend", "no precompiled CUDA headers (CACHE/pch)"},
+    {"CL1CC_PCH_CACHE_MB=N", "frontend", "cap of CACHE/pch, least recently used out (default 256)"},
+    {"CL1CC_PARSE_IN_PROCESS=1", "frontend", "libclang in cl1cc's own process, not a child (debugging)"},
     {"CL1CC_STUB_DIR=DIR", "frontend",
      "clang's stand-ins for headers CUDA removed (default BIN/../share/cl1cc/clang-stubs)"},
     {"CL1CC_CLANG_RESOURCE_DIR=DIR", "frontend", "libclang's resource directory"},
@@ -32,7 +34,7 @@ const config_variable config_variables[] = {
     {"CL1CC_CAPTURE_LIMIT=N", "program",
      "set by cl1cc capture: launches captured per kernel (read by the instrumented program)"},
     {"CL1CC_CI_TUNER=PATH", "ci", "tests: the tuner cl1cc ci runs (default: cl1cc itself)"},
-    {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\")"},
+    {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\", \"parser-crash\")"},
 };
 const size_t config_n_variables = sizeof config_variables / sizeof config_variables[0];
 
@@ -51,6 +53,7 @@ static int on(const char *name)
 int config_disabled(void) { return on("CL1CC_DISABLE"); }
 int config_verbose(void) { return on("CL1CC_VERBOSE"); }
 int config_no_pch(void) { return on("CL1CC_NO_PCH"); }
+int config_parse_in_process(void) { return on("CL1CC_PARSE_IN_PROCESS"); }
 
 const char *config_nvcc(void) { return value("CL1CC_NVCC"); }
 const char *config_db_path_override(void) { return value("CL1CC_DB"); }
@@ -110,4 +113,14 @@ size_t config_max_source_bytes(void)
     const char *env = value("CL1CC_MAX_SOURCE_MB");
     long mb = env ? atol(env) : 0;
     return mb > 0 ? (size_t)mb << 20 : 0;
+}
+
+long long config_pch_cache_mb(long long fallback)
+{
+    const char *env = value("CL1CC_PCH_CACHE_MB");
+    if (!env)
+        return fallback;
+    char *end = NULL;
+    long long mb = strtoll(env, &end, 10);
+    return end && *end == '\0' && mb >= 0 ? mb : fallback;
 }

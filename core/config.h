@@ -25,6 +25,7 @@ extern const size_t config_n_variables;
 int config_disabled(void);
 int config_verbose(void);
 int config_no_pch(void);
+int config_parse_in_process(void);
 
 /* the variable's value, or NULL when unset or empty */
 const char *config_nvcc(void);
@@ -47,6 +48,8 @@ const char *config_db_path(arena *a);
 /* $CL1CC_DB_BUSY_MS, else fallback (with a warning when it is not a number
  * of milliseconds) */
 int config_db_busy_ms(int fallback);
+/* $CL1CC_PCH_CACHE_MB, else fallback (also when not a number) */
+long long config_pch_cache_mb(long long fallback);
 /* $CL1CC_MAX_SOURCE_MB in bytes, or 0 when unset or not a positive number */
 size_t config_max_source_bytes(void);
 

@@ -97,10 +97,12 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     sb_init(&diags);
     fe_status fs = fe_parse(in->path, &opt, &m, &diags);
     if (fs != FE_OK) {
+        /* one line for the fallback; all of it with CL1CC_VERBOSE=1 */
         const char *first = sb_str(&diags);
         const char *nl = strchr(first, '\n');
         sb_printf(msg, "%s: the frontend could not read it (%.*s)", in->path,
                   (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
+        log_verbose("%s: the frontend's diagnostics:\n%s", in->path, first);
         sb_free(&diags);
         model_free(&m);
         return SPLICE_ERROR;
@@ -501,7 +503,11 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
         sb_init(&text);
         sb_init(&report);
         if (fe_parse(in->path, &opt, &m, &diags) != FE_OK) {
-            sb_printf(msg, "%s: the frontend could not read it: %s", in->path, sb_str(&diags));
+            const char *first = sb_str(&diags);
+            const char *nl = strchr(first, '\n');
+            sb_printf(msg, "%s: the frontend could not read it (%.*s)", in->path,
+                      (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
+            log_verbose("%s: the frontend's diagnostics:\n%s", in->path, first);
             overall = SPLICE_ERROR;
         } else {
             const char *tag = hn_capture_tag(in->path, &plan->strings);

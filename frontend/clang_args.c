@@ -5,6 +5,8 @@
  */
 #include "internal.h"
 
+#include "config.h"
+
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,8 @@ static const char *stub_dir(const fe_options *opt, arena *a)
 {
     if (opt->stub_dir)
         return opt->stub_dir;
-    const char *env = getenv("CL1CC_STUB_DIR");
-    if (env && *env)
+    const char *env = config_stub_dir();
+    if (env)
         return env;
     return arena_printf(a, "%s/../share/cl1cc/clang-stubs", self_exe_dir());
 }
@@ -39,8 +41,8 @@ static const char *cuda_path(const fe_options *opt)
  * and then device-side placement new (thrust) does not parse. */
 static const char *resource_dir(arena *a)
 {
-    const char *env = getenv("CL1CC_CLANG_RESOURCE_DIR");
-    if (env && *env)
+    const char *env = config_clang_resource_dir();
+    if (env)
         return env;
     Dl_info info;
     if (!dladdr((void *)clang_getClangVersion, &info) || !info.dli_fname)

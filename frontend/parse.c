@@ -5,6 +5,8 @@
  */
 #include "internal.h"
 
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,9 +140,8 @@ static fe_status check_input(const char *path, const fe_options *opt, strbuf *di
         return FE_USER_ERROR;
     }
     size_t limit = opt->max_source_bytes ? opt->max_source_bytes : (size_t)64 << 20;
-    const char *env = getenv("CL1CC_MAX_SOURCE_MB");
-    if (!opt->max_source_bytes && env && atol(env) > 0)
-        limit = (size_t)atol(env) << 20;
+    if (!opt->max_source_bytes && config_max_source_bytes() > 0)
+        limit = config_max_source_bytes();
     if ((unsigned long long)st.st_size > limit) {
         sb_printf(diags, "%s:1:1: error: file is %lld bytes, over the %zu-byte limit for parsing\n",
                   path, (long long)st.st_size, limit);

@@ -7,6 +7,8 @@
  */
 #include "internal.h"
 
+#include "config.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -75,7 +77,7 @@ static _Noreturn void child_parse(int fd, const char *path, const fe_options *op
      * parse goes on without it, instead of the process dying */
     signal(SIGXFSZ, SIG_IGN);
     /* tests make the parser crash where no real TU reliably does */
-    const char *fault = getenv("CL1CC_TEST_FAULT");
+    const char *fault = config_test_fault();
     if (fault && strcmp(fault, "parser-crash") == 0)
         raise(SIGSEGV);
     parse_job job;
@@ -176,8 +178,7 @@ static fe_status take_answer(const strbuf *answer, tu_model *out, strbuf *diags,
 fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                    strbuf *diags)
 {
-    const char *here = getenv("CL1CC_PARSE_IN_PROCESS");
-    if (here && *here && strcmp(here, "0") != 0)
+    if (config_parse_in_process())
         return fe_parse_in_process(path, opt, out, diags);
     int fds[2];
     if (pipe(fds) != 0) {

@@ -6,6 +6,8 @@
  */
 #include "internal.h"
 
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,16 +23,8 @@
 
 static const char *cache_dir(arena *a)
 {
-    const char *dir = getenv("CL1CC_CACHE_DIR");
-    if (dir && *dir)
-        return arena_printf(a, "%s/pch", dir);
-    dir = getenv("XDG_CACHE_HOME");
-    if (dir && *dir)
-        return arena_printf(a, "%s/cl1cc/pch", dir);
-    dir = getenv("HOME");
-    if (dir && *dir)
-        return arena_printf(a, "%s/.cache/cl1cc/pch", dir);
-    return NULL;
+    const char *dir = config_cache_dir(a);
+    return dir ? arena_printf(a, "%s/pch", dir) : NULL;
 }
 
 /* The key: libclang's version and every argument, in order.  Forced
@@ -97,11 +91,7 @@ static int build_pch(CXIndex index, const char *const *args, size_t n,
 
 static unsigned long long cache_limit_bytes(void)
 {
-    const char *env = getenv("CL1CC_PCH_CACHE_MB");
-    long long mb = env && *env ? atoll(env) : PCH_CACHE_DEFAULT_MB;
-    if (mb < 0)
-        mb = PCH_CACHE_DEFAULT_MB;
-    return (unsigned long long)mb << 20;
+    return (unsigned long long)config_pch_cache_mb(PCH_CACHE_DEFAULT_MB) << 20;
 }
 
 typedef struct pch_entry {
@@ -164,8 +154,7 @@ static void evict(const char *dir, const char *keep, arena *a)
 
 const char *fe_pch_for(CXIndex index, const char *const *args, size_t n, arena *a)
 {
-    const char *off = getenv("CL1CC_NO_PCH");
-    if (off && *off && strcmp(off, "0") != 0)
+    if (config_no_pch())
         return NULL;
     const char *dir = cache_dir(a);
     if (!dir || dir_create_all(dir, 0755) != 0)

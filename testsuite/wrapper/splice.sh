@@ -115,6 +115,18 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q '^cl1cc: warning: cannot write a spliced copy' notemp.err; then echo "ok: unwritable temporary: $(cat notemp.err)"; else echo "FAIL: unwritable temporary: rc=$rc"; cat notemp.err; fail=1; fi
 same_as_nvcc "unwritable temporary falls back" notemp.o plain.o
 
+# 7b. libclang crashes on the TU: one warning line naming the file and the
+# crash, then plain nvcc
+CL1CC_TEST_FAULT=parser-crash "$cl1cc" $flags -c k.cu -o crashed.o 2>crashed.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <crashed.err)" = 1 ] &&
+   grep -q '^cl1cc: warning: k.cu: the frontend could not read it (k.cu: error: libclang crashed reading it (signal 11.*; running plain nvcc$' crashed.err; then
+    echo "ok: parser crash: $(cat crashed.err)"
+else
+    echo "FAIL: parser crash: rc=$rc"; cat crashed.err; fail=1
+fi
+same_as_nvcc "parser crash falls back" crashed.o plain.o
+
 # 8. CL1CC_DISABLE ignores the database
 CL1CC_DISABLE=1 "$cl1cc" $flags -c k.cu -o disabled.o
 same_as_nvcc "CL1CC_DISABLE=1" disabled.o plain.o
