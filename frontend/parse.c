@@ -105,7 +105,10 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
     if (k == CXCursor_MacroDefinition || k == CXCursor_MacroExpansion ||
         k == CXCursor_InclusionDirective)
         return CXChildVisit_Continue;
-    if (!fe_is_user_location(clang_getCursorLocation(c)))
+    /* an expression belongs to the declaration around it, already found to
+     * be the user's; and asking for its location costs the depth of its
+     * left operands (a 100k-term sum made this walk quadratic) */
+    if (!clang_isExpression(k) && !fe_is_user_location(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
     if (fe_is_kernel(c))
         fe_add_kernel(ws->cx, c);

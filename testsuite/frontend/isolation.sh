@@ -9,14 +9,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-# a 6000-branch else-if chain and a 20000-term sum: in-process, libclang's
+# a 6000-branch else-if chain and a 100000-term sum: in-process, libclang's
 # parse of this overflows an 8 MB stack and kills the process
 python3 - "$work/deep.cu" <<'PY'
 import sys
 lines = ["__global__ void deep(int *o, int v) {", "  if (v == 0) o[0] = 0;"]
 lines += [f"  else if (v == {i}) o[0] = {i};" for i in range(1, 6000)]
 lines += ["}", "__global__ void sum(float *o, const float *a) {",
-          "  o[0] = " + " + ".join(f"a[{i % 64}]" for i in range(20000)) + ";", "}",
+          "  o[0] = " + " + ".join(f"a[{i % 64}]" for i in range(100000)) + ";", "}",
           "int main() { int *d = 0; deep<<<1, 1>>>(d, 3); return 0; }"]
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
