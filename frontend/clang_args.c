@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,32 @@ static const char *resource_dir(arena *a)
                                    info.dli_fname, major);
     const char *probe = arena_printf(a, "%s/include/__clang_cuda_runtime_wrapper.h", dir);
     return access(probe, R_OK) == 0 ? dir : NULL;
+}
+
+/* The host compiler's own headers (omp.h, quadmath.h: gcc's, not clang's),
+ * which nvcc's host compiles see: the newest /usr/lib/gcc/TRIPLE/N/include
+ * that has omp.h.  Searched after everything else, so clang's own builtin
+ * headers still win. */
+static const char *gcc_include_dir(arena *a)
+{
+    static const char root[] = "/usr/lib/gcc/x86_64-linux-gnu";
+    DIR *d = opendir(root);
+    if (!d)
+        return NULL;
+    long best = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end = NULL;
+        long version = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || version <= best)
+            continue;
+        char probe[512];
+        snprintf(probe, sizeof probe, "%s/%s/include/omp.h", root, e->d_name);
+        if (access(probe, R_OK) == 0)
+            best = version;
+    }
+    closedir(d);
+    return best < 0 ? NULL : arena_printf(a, "%s/%ld/include", root, best);
 }
 
 /* CUDA_VERSION from the toolkit's cuda.h (13000 for 13.0), 0 if unknown */
@@ -146,6 +173,13 @@ size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out)
         args[n++] = "-D__CUDACC_VER_BUILD__=0";
     }
     args[n++] = "-ferror-limit=1000";
+    /* nvcc (through gcc) takes `register` in C++17; clang errs by default */
+    args[n++] = "-Wno-register";
+    const char *gcc_include = gcc_include_dir(a);
+    if (gcc_include) {
+        args[n++] = "-idirafter";
+        args[n++] = gcc_include;
+    }
     for (size_t i = 0; i < opt->n_flags; i++)
         args[n++] = opt->flags[i];
     *args_out = args;
