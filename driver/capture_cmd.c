@@ -19,13 +19,6 @@
 #include "tempfiles.h"
 #include "tunedb.h"
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: cl1cc capture --run CMD [--build CMD] [--out DIR] [--limit N] FILES.cu...\n"
-                    "  CMD runs through sh; during --build (or --run when there is no --build)\n"
-                    "  `nvcc` on PATH is cl1cc, which instruments the launches in FILES.\n");
-}
-
 static int run_shell(const char *cmd, const char *const *env, strbuf *err)
 {
     const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
@@ -62,7 +55,7 @@ int cmd_capture(int argc, char **argv)
         else if (strcmp(argv[i], "--limit") == 0 && more)
             limit = argv[++i];
         else if (argv[i][0] == '-') {
-            usage();
+            driver_usage("capture", stderr);
             return 2;
         } else {
             char resolved[PATH_MAX];
@@ -74,7 +67,7 @@ int cmd_capture(int argc, char **argv)
         }
     }
     if (!run || !nfiles) {
-        usage();
+        driver_usage("capture", stderr);
         return 2;
     }
     if (!out) {

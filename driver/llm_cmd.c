@@ -14,20 +14,6 @@
 #include "model.h"
 #include "wrapper.h"
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL --cl1-llm-model NAME\n"
-            "                         [OPTIONS] [-- NVCC-FLAGS...]\n"
-            "  -n N            proposals to ask for (1)\n"
-            "  --arch SM       the GPU architecture named in the prompt, e.g. sm_90\n"
-            "  --gpu NAME      the GPU named in the prompt, e.g. \"NVIDIA H200\"\n"
-            "  --print-prompt  print the prompt and send nothing\n"
-            "%s"
-            "The API key comes from $" POL_LLM_DEFAULT_KEY_ENV " (or --cl1-llm-key-env).\n",
-            pol_llm_options_help());
-}
-
 static const kernel *find_kernel(const tu_model *m, const char *name, size_t *index)
 {
     for (size_t i = 0; i < m->kernels.len; i++) {
@@ -158,12 +144,12 @@ int cmd_llm_propose(int argc, char **argv)
         } else if (strcmp(argv[i], "--print-prompt") == 0) {
             print_prompt = 1;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage();
+            driver_usage("llm-propose", stderr);
             sb_free(&err);
             return 0;
         } else if (argv[i][0] == '-') {
             log_error("llm-propose: unknown option '%s'", argv[i]);
-            usage();
+            driver_usage("llm-propose", stderr);
             sb_free(&err);
             return 2;
         } else if (!file) {
@@ -178,7 +164,7 @@ int cmd_llm_propose(int argc, char **argv)
     }
     sb_free(&err);
     if (!file || !kernel_name) {
-        usage();
+        driver_usage("llm-propose", stderr);
         return 2;
     }
 

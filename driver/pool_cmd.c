@@ -13,18 +13,6 @@
 #include "driver.h"
 #include "pool.h"
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc pool-run [--cl1-backend=local|slurm] [--gpus LIST] [--timeout S]\n"
-            "                      [--attempts N] [--deadline S] [--cpu-jobs N] [--no-gpu]\n"
-            "                      [--logs DIR] [--partition P] [--gres G] [--poll S]\n"
-            "                      [--sbatch-arg ARG]... [--] JOBFILE\n"
-            "  Each line of JOBFILE (\"-\": stdin) is one job, run by /bin/sh; empty lines\n"
-            "  and lines starting with # are skipped.  Jobs need a GPU of their own unless\n"
-            "  --no-gpu.  Exit status 0 when every job exited 0, 1 otherwise.\n");
-}
-
 static int parse_number(const char *s, double *out)
 {
     char *end;
@@ -146,13 +134,13 @@ int cmd_pool_run(int argc, char **argv)
         } else if ((a[0] != '-' || strcmp(a, "-") == 0) && !job_file) {
             job_file = a;
         } else {
-            usage();
+            driver_usage("pool-run", stderr);
             vec_free(&sbatch_args);
             return 2;
         }
     }
     if (!job_file) {
-        usage();
+        driver_usage("pool-run", stderr);
         vec_free(&sbatch_args);
         return 2;
     }

@@ -35,38 +35,6 @@
 #define CL1CC_VERSION "0.0.0"
 #endif
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc tune --run CMD [--build CMD] [OPTIONS] FILES.cu... [-- NVCC-FLAGS]\n"
-            "       cl1cc tune --captures DIR [OPTIONS] FILES.cu... [-- NVCC-FLAGS]\n"
-            "       cl1cc tune --retrain [--chooser FILE]\n"
-            "  --run CMD            runs the program (its launches are captured)\n"
-            "  --build CMD          builds it first, with cl1cc standing in for nvcc\n"
-            "  --captures DIR       where captures go, or come from without --run\n"
-            "  --limit N            launches captured per kernel (default 2)\n"
-            "  --kernel NAME        tune only this kernel (repeatable)\n"
-            "  --budget-seconds S   stop starting evaluations S seconds after the capture (default 900)\n"
-            "  --kernel-evals N     variants evaluated per kernel at most (default 24)\n"
-            "  --per-round N        proposals per kernel per round (default 6)\n"
-            "  --order ORDER        learned (default), random or catalogue\n"
-            "  --seed N             for --order random\n"
-            "  --chooser FILE       the chooser model to read and update\n"
-            "  --no-learn           leave the chooser model as it is\n"
-            "  --cl1-fast-math      allow fast intrinsics (results change slightly)\n"
-            "  --policy P           builtin (default), llm, or both (default with an LLM URL)\n"
-            "  --llm-per-round N    LLM proposals per kernel per round (default 2)\n"
-            "  --cl1-llm-url URL --cl1-llm-model NAME ...   the LLM policy (docs/LLM.md)\n"
-            "  --cl1-backend B      local (default: one judge per GPU here) or slurm\n"
-            "  --gpus LIST          the local pool's GPUs (default CUDA_VISIBLE_DEVICES)\n"
-            "  --slurm-partition P  and --slurm-gres G: what Slurm jobs ask for\n"
-            "  --work DIR           keep the variants and judge logs here (shared with\n"
-            "                       the nodes for slurm)\n"
-            "  --json FILE          a summary for tools and `cl1cc ci`\n"
-            "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
-            "                       passed to the judge\n");
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -733,7 +701,7 @@ int cmd_tune(int argc, char **argv)
     if (parsed != 0 || s.o.help || s.o.retrain) {
         int rc = parsed != 0 ? 2 : s.o.help ? 0 : tune_retrain(&s.o);
         if (parsed != 0 || s.o.help)
-            usage();
+            driver_usage("tune", stderr);
         tune_options_free(&s.o);
         return rc;
     }
