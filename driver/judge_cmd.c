@@ -376,6 +376,13 @@ int cmd_judge(int argc, char **argv)
         return 2;
     }
     hn_judge_request *rq = &c.rq;
+    if (hn_judge_hide_keys(&rq->settings) != 0) {
+        log_error("judge: cannot remove the API keys from the environment: %s", strerror(errno));
+        vec_free(&c.variants);
+        vec_free(&c.labels);
+        vec_free(&c.positional);
+        return 1;
+    }
     arena a;
     arena_init(&a);
     nvcc_cmdline cl;

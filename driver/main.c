@@ -72,13 +72,15 @@ static const command commands[] = {
      "verify and time variants on captured launches (tune's second half; GPU)",
      "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
      "                   [--record] [--sanitize] [--isolate] [--seeds N] [--rounds N] [--runs N]\n"
-     "                   [--timeout S]\n"
+     "                   [--timeout S] [--cl1-llm-key-env VAR]\n"
      "                   [--work DIR] [--label L] [--json FILE] [-- NVCC-FLAGS]\n"
      "  --label L   names the --variant before it in the table and the database\n"
      "  --isolate   a process for every run (default: every variant alone on the\n"
      "              first input set, then the survivors together, one process\n"
      "              per input set and one for all the timing)\n"
      "  --json FILE writes the verdicts and timings as JSON (docs/HARNESS.md)\n"
+     "  --cl1-llm-key-env VAR  a variable holding an API key: like $CL1CC_LLM_API_KEY,\n"
+     "              removed before anything runs, so no variant sees it\n"
      "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
      "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n",
      NULL, NULL},
