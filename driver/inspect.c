@@ -230,26 +230,32 @@ static void absolutize_flags(cstr_vec *flags, const char *dir, arena *a)
     }
 }
 
-int cmd_inspect(int argc, char **argv)
+typedef struct inspect_cli {
+    const char *file, *build_dir;
+    int json, summary, with_text, with_body;
+    int nvcc_from; /* argv index after "--" (argc when none) */
+} inspect_cli;
+
+/* -1 to go on, else the exit code (after the usage or a message) */
+static int parse_args(int argc, char **argv, inspect_cli *c)
 {
-    const char *file = NULL, *build_dir = NULL;
-    int json = !isatty(STDOUT_FILENO), summary = 0, with_text = 0, with_body = 0;
-    int nvcc_from = argc;
+    c->json = !isatty(STDOUT_FILENO);
+    c->nvcc_from = argc;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
-            nvcc_from = i + 1;
+            c->nvcc_from = i + 1;
             break;
         } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
+            c->json = 1;
         } else if (strcmp(argv[i], "--summary") == 0) {
-            summary = 1;
-            json = 0;
+            c->summary = 1;
+            c->json = 0;
         } else if (strcmp(argv[i], "--text") == 0) {
-            with_text = 1;
+            c->with_text = 1;
         } else if (strcmp(argv[i], "--body") == 0) {
-            with_body = 1;
+            c->with_body = 1;
         } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
-            build_dir = argv[++i];
+            c->build_dir = argv[++i];
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             driver_usage("inspect", stderr);
             return 0;
@@ -257,83 +263,108 @@ int cmd_inspect(int argc, char **argv)
             log_error("inspect: unknown option '%s'", argv[i]);
             driver_usage("inspect", stderr);
             return 2;
-        } else if (!file) {
-            file = argv[i];
+        } else if (!c->file) {
+            c->file = argv[i];
         } else {
-            log_error("inspect: one file at a time ('%s' and '%s')", file, argv[i]);
+            log_error("inspect: one file at a time ('%s' and '%s')", c->file, argv[i]);
             return 2;
         }
     }
-    if (!file) {
+    if (!c->file) {
         driver_usage("inspect", stderr);
         return 2;
     }
+    return -1;
+}
 
-    arena a;
-    arena_init(&a);
+/* clang's flags for the file: -p's compile_commands.json, then those
+ * after "--"; 0, or 2 after a message */
+static int frontend_flags(const inspect_cli *c, int argc, char **argv, cstr_vec *flags, arena *a)
+{
     str_vec nvcc_args = {0};
     const char *compdb_dir = NULL;
-    if (build_dir && flags_from_compdb(build_dir, file, &a, &nvcc_args, &compdb_dir) != 0) {
+    if (c->build_dir && flags_from_compdb(c->build_dir, c->file, a, &nvcc_args, &compdb_dir) != 0) {
         vec_free(&nvcc_args);
-        arena_free(&a);
         return 2;
     }
-    for (int i = nvcc_from; i < argc; i++)
+    for (int i = c->nvcc_from; i < argc; i++)
         vec_push(&nvcc_args, argv[i]);
-
     nvcc_cmdline cl;
     strbuf err;
     sb_init(&err);
+    int rc = 0;
     if (nvcc_cmdline_parse((int)nvcc_args.len, nvcc_args.items, &cl, &err) != 0) {
         log_error("inspect: %s", sb_str(&err));
-        sb_free(&err);
-        nvcc_cmdline_free(&cl);
-        vec_free(&nvcc_args);
+        rc = 2;
+    } else {
+        /* the strings outlive cl: into the arena */
+        for (size_t i = 0; i < cl.frontend_flags.len; i++)
+            vec_push(flags, arena_strdup(a, cl.frontend_flags.items[i]));
+        if (compdb_dir)
+            absolutize_flags(flags, compdb_dir, a);
+    }
+    sb_free(&err);
+    nvcc_cmdline_free(&cl);
+    vec_free(&nvcc_args);
+    return rc;
+}
+
+/* the model as JSON on stdout; 0, or 3 */
+static int print_json(const tu_model *m, int with_text)
+{
+    int rc = 0;
+    cJSON *root = fe_model_to_json(m, with_text);
+    char *text = cJSON_Print(root);
+    if (text) {
+        puts(text);
+        cJSON_free(text);
+    } else {
+        log_error("inspect: could not format JSON");
+        rc = 3;
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    inspect_cli c;
+    memset(&c, 0, sizeof c);
+    int parsed = parse_args(argc, argv, &c);
+    if (parsed >= 0)
+        return parsed;
+    arena a;
+    arena_init(&a);
+    cstr_vec flags = {0};
+    if (frontend_flags(&c, argc, argv, &flags, &a) != 0) {
+        vec_free(&flags);
         arena_free(&a);
         return 2;
     }
-    sb_free(&err);
-    cstr_vec flags = {0};
-    for (size_t i = 0; i < cl.frontend_flags.len; i++)
-        vec_push(&flags, cl.frontend_flags.items[i]);
-    if (compdb_dir)
-        absolutize_flags(&flags, compdb_dir, &a);
-
     fe_options opt;
     memset(&opt, 0, sizeof opt);
     opt.flags = flags.items;
     opt.n_flags = flags.len;
-    opt.with_bodies = with_body;
+    opt.with_bodies = c.with_body;
     tu_model m;
     model_init(&m);
     strbuf diags;
     sb_init(&diags);
-    fe_status st = fe_parse(file, &opt, &m, &diags);
+    fe_status st = fe_parse(c.file, &opt, &m, &diags);
     int rc = 0;
     if (st != FE_OK) {
         fputs(sb_str(&diags), stderr);
         rc = st == FE_USER_ERROR ? 1 : 3;
-    } else if (json) {
-        cJSON *root = fe_model_to_json(&m, with_text);
-        char *text = cJSON_Print(root);
-        if (text) {
-            puts(text);
-            cJSON_free(text);
-        } else {
-            log_error("inspect: could not format JSON");
-            rc = 3;
-        }
-        cJSON_Delete(root);
+    } else if (c.json) {
+        rc = print_json(&m, c.with_text);
     } else {
-        print_summary(&m, with_body);
+        print_summary(&m, c.with_body);
     }
-    if (!json && st == FE_OK && !summary)
+    if (!c.json && st == FE_OK && !c.summary)
         fprintf(stderr, "cl1cc: parsed in %.3f s\n", m.parse_seconds);
     sb_free(&diags);
     model_free(&m);
-    nvcc_cmdline_free(&cl);
     vec_free(&flags);
-    vec_free(&nvcc_args);
     arena_free(&a);
     return rc;
 }

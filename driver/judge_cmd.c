@@ -23,22 +23,6 @@
 #include "tunedb.h"
 #include "wrapper.h"
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
-            "                   [--record] [--sanitize] [--isolate] [--seeds N] [--rounds N] [--runs N]\n"
-            "                   [--timeout S]\n"
-            "                   [--work DIR] [--label L] [--json FILE] [-- NVCC-FLAGS]\n"
-            "  --label L   names the --variant before it in the table and the database\n"
-            "  --isolate   a process for every run (default: every variant alone on the\n"
-            "              first input set, then the survivors together, one process\n"
-            "              per input set and one for all the timing)\n"
-            "  --json FILE writes the verdicts and timings as JSON (docs/HARNESS.md)\n"
-            "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
-            "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n");
-}
-
 /* capture folders in their order: "2" before "10", names by strcmp */
 static int capture_order(const void *x, const void *y)
 {
@@ -229,7 +213,7 @@ static int parse_args(int argc, char **argv, judge_cli *c)
     if (rc == 0 && (c->positional.len != 2 || !c->captures_dir || !c->variants.len))
         rc = 2;
     if (rc != 0) {
-        usage();
+        driver_usage("judge", stderr);
         return 2;
     }
     c->rq.file = c->positional.items[0];
@@ -392,6 +376,13 @@ int cmd_judge(int argc, char **argv)
         return 2;
     }
     hn_judge_request *rq = &c.rq;
+    if (hn_judge_hide_keys(&rq->settings) != 0) {
+        log_error("judge: cannot remove the API keys from the environment: %s", strerror(errno));
+        vec_free(&c.variants);
+        vec_free(&c.labels);
+        vec_free(&c.positional);
+        return 1;
+    }
     arena a;
     arena_init(&a);
     nvcc_cmdline cl;

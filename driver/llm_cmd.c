@@ -14,20 +14,6 @@
 #include "model.h"
 #include "wrapper.h"
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL --cl1-llm-model NAME\n"
-            "                         [OPTIONS] [-- NVCC-FLAGS...]\n"
-            "  -n N            proposals to ask for (1)\n"
-            "  --arch SM       the GPU architecture named in the prompt, e.g. sm_90\n"
-            "  --gpu NAME      the GPU named in the prompt, e.g. \"NVIDIA H200\"\n"
-            "  --print-prompt  print the prompt and send nothing\n"
-            "%s"
-            "The API key comes from $" POL_LLM_DEFAULT_KEY_ENV " (or --cl1-llm-key-env).\n",
-            pol_llm_options_help());
-}
-
 static const kernel *find_kernel(const tu_model *m, const char *name, size_t *index)
 {
     for (size_t i = 0; i < m->kernels.len; i++) {
@@ -121,70 +107,110 @@ static int propose(const pol_llm_config *cfg, pol_context *ctx, int print_prompt
     return rc;
 }
 
-int cmd_llm_propose(int argc, char **argv)
-{
+typedef struct llm_cli {
     pol_llm_config cfg;
-    pol_llm_config_init(&cfg);
-    const char *file = NULL, *kernel_name = NULL, *arch = NULL, *gpu = NULL;
-    int n = 1, print_prompt = 0, nvcc_from = argc;
-    strbuf err;
-    sb_init(&err);
-    for (int i = 0; i < argc; i++) {
-        int used = 0;
-        int r = pol_llm_parse_option(&cfg, argv[i], i + 1 < argc ? argv[i + 1] : NULL, &used, &err);
-        if (r < 0) {
-            log_error("llm-propose: %s", sb_str(&err));
-            sb_free(&err);
+    const char *file, *kernel_name, *arch, *gpu;
+    int n, print_prompt;
+    int nvcc_from; /* argv index after "--" (argc when none) */
+} llm_cli;
+
+/* argv[*i], one of the command's own options or a positional; -1 to go
+ * on, else the exit code (after the usage or a message) */
+static int one_arg(llm_cli *c, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "-n") == 0 && *i + 1 < argc) {
+        char *end;
+        long v = strtol(argv[++*i], &end, 10);
+        if (*end || v < 1 || v > 64) {
+            log_error("llm-propose: -n takes a number from 1 to 64");
             return 2;
         }
-        if (r > 0) {
+        c->n = (int)v;
+    } else if (strcmp(arg, "--arch") == 0 && *i + 1 < argc) {
+        c->arch = argv[++*i];
+    } else if (strcmp(arg, "--gpu") == 0 && *i + 1 < argc) {
+        c->gpu = argv[++*i];
+    } else if (strcmp(arg, "--print-prompt") == 0) {
+        c->print_prompt = 1;
+    } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+        driver_usage("llm-propose", stderr);
+        return 0;
+    } else if (arg[0] == '-') {
+        log_error("llm-propose: unknown option '%s'", arg);
+        driver_usage("llm-propose", stderr);
+        return 2;
+    } else if (!c->file) {
+        c->file = arg;
+    } else if (!c->kernel_name) {
+        c->kernel_name = arg;
+    } else {
+        log_error("llm-propose: one file and one kernel ('%s' is one too many)", arg);
+        return 2;
+    }
+    return -1;
+}
+
+/* -1 to go on, else the exit code (after the usage or a message) */
+static int parse_args(int argc, char **argv, llm_cli *c)
+{
+    pol_llm_config_init(&c->cfg);
+    c->n = 1;
+    c->nvcc_from = argc;
+    strbuf err;
+    sb_init(&err);
+    int rc = -1;
+    for (int i = 0; i < argc && rc < 0; i++) {
+        int used = 0;
+        int r = pol_llm_parse_option(&c->cfg, argv[i], i + 1 < argc ? argv[i + 1] : NULL, &used, &err);
+        if (r < 0) {
+            log_error("llm-propose: %s", sb_str(&err));
+            rc = 2;
+        } else if (r > 0) {
             i += used - 1;
         } else if (strcmp(argv[i], "--") == 0) {
-            nvcc_from = i + 1;
+            c->nvcc_from = i + 1;
             break;
-        } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 64) {
-                log_error("llm-propose: -n takes a number from 1 to 64");
-                sb_free(&err);
-                return 2;
-            }
-            n = (int)v;
-        } else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc) {
-            arch = argv[++i];
-        } else if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) {
-            gpu = argv[++i];
-        } else if (strcmp(argv[i], "--print-prompt") == 0) {
-            print_prompt = 1;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage();
-            sb_free(&err);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            log_error("llm-propose: unknown option '%s'", argv[i]);
-            usage();
-            sb_free(&err);
-            return 2;
-        } else if (!file) {
-            file = argv[i];
-        } else if (!kernel_name) {
-            kernel_name = argv[i];
         } else {
-            log_error("llm-propose: one file and one kernel ('%s' is one too many)", argv[i]);
-            sb_free(&err);
-            return 2;
+            rc = one_arg(c, argc, argv, &i);
         }
     }
     sb_free(&err);
-    if (!file || !kernel_name) {
-        usage();
-        return 2;
+    if (rc < 0 && (!c->file || !c->kernel_name)) {
+        driver_usage("llm-propose", stderr);
+        rc = 2;
     }
+    return rc;
+}
 
+/* the kernel's proposals (or its prompt); the exit code */
+static int propose_for(const llm_cli *c, const tu_model *m, const kernel *k, size_t index,
+                       arena *a)
+{
+    pol_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.model = m;
+    ctx.kernel_index = index;
+    ctx.kernel_source = fe_range_text(m, &k->decl_range, a);
+    ctx.context_source = context_text(m, k, a);
+    ctx.launch_summary = launch_text(m, index, a);
+    ctx.arch = c->arch;
+    ctx.gpu_name = c->gpu;
+    ctx.max_proposals = c->n;
+    return ctx.kernel_source ? propose(&c->cfg, &ctx, c->print_prompt, a) : 3;
+}
+
+int cmd_llm_propose(int argc, char **argv)
+{
+    llm_cli c;
+    memset(&c, 0, sizeof c);
+    int parsed = parse_args(argc, argv, &c);
+    if (parsed >= 0)
+        return parsed;
     nvcc_cmdline cl;
+    strbuf err;
     sb_init(&err);
-    if (nvcc_cmdline_parse(argc - nvcc_from, argv + nvcc_from, &cl, &err) != 0) {
+    if (nvcc_cmdline_parse(argc - c.nvcc_from, argv + c.nvcc_from, &cl, &err) != 0) {
         log_error("llm-propose: %s", sb_str(&err));
         sb_free(&err);
         nvcc_cmdline_free(&cl);
@@ -205,27 +231,17 @@ int cmd_llm_propose(int argc, char **argv)
     arena a;
     arena_init(&a);
     int rc;
-    fe_status st = fe_parse(file, &opt, &m, &diags);
+    fe_status st = fe_parse(c.file, &opt, &m, &diags);
     size_t index = 0;
-    const kernel *k = st == FE_OK ? find_kernel(&m, kernel_name, &index) : NULL;
+    const kernel *k = st == FE_OK ? find_kernel(&m, c.kernel_name, &index) : NULL;
     if (st != FE_OK) {
         fputs(sb_str(&diags), stderr);
         rc = 3;
     } else if (!k) {
-        log_error("llm-propose: %s defines no kernel '%s'", file, kernel_name);
+        log_error("llm-propose: %s defines no kernel '%s'", c.file, c.kernel_name);
         rc = 2;
     } else {
-        pol_context ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.model = &m;
-        ctx.kernel_index = index;
-        ctx.kernel_source = fe_range_text(&m, &k->decl_range, &a);
-        ctx.context_source = context_text(&m, k, &a);
-        ctx.launch_summary = launch_text(&m, index, &a);
-        ctx.arch = arch;
-        ctx.gpu_name = gpu;
-        ctx.max_proposals = n;
-        rc = ctx.kernel_source ? propose(&cfg, &ctx, print_prompt, &a) : 3;
+        rc = propose_for(&c, &m, k, index, &a);
     }
     arena_free(&a);
     sb_free(&diags);

@@ -24,6 +24,7 @@ typedef struct command {
     const char *summary;             /* for --cl1-help */
     const char *usage;               /* for NAME --help, and usage errors */
     const char *(*more_usage)(void); /* NULL, or option lines shared with others */
+    const char *usage_end;           /* NULL, or lines after those */
 } command;
 
 static const command commands[] = {
@@ -36,7 +37,7 @@ static const command commands[] = {
      "  --body      with --summary: the loops, assignments, subscripts and calls\n"
      "              of each kernel's body, as the built-in policy sees them\n"
      "  -p DIR      read the file's flags from DIR/compile_commands.json\n",
-     NULL},
+     NULL, NULL},
     {"tune", cmd_tune,
      "capture launches, then propose, verify and time variants of every kernel (GPU)",
      "usage: cl1cc tune --run CMD [--build CMD] [OPTIONS] FILES.cu... [-- NVCC-FLAGS]\n"
@@ -64,28 +65,31 @@ static const command commands[] = {
      "  --work DIR           keep the variants and judge logs here (shared with\n"
      "                       the nodes for slurm)\n"
      "  --json FILE          a summary for tools and `cl1cc ci`\n"
-     "  --runs N, --rounds N, --seeds N, --timeout S   passed to the judge\n",
-     NULL},
+     "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
+     "                       passed to the judge\n",
+     NULL, NULL},
     {"judge", cmd_judge,
      "verify and time variants on captured launches (tune's second half; GPU)",
      "usage: cl1cc judge FILE.cu KERNEL --captures DIR --variant V.cu [--variant ...]\n"
      "                   [--record] [--sanitize] [--isolate] [--seeds N] [--rounds N] [--runs N]\n"
-     "                   [--timeout S]\n"
+     "                   [--timeout S] [--cl1-llm-key-env VAR]\n"
      "                   [--work DIR] [--label L] [--json FILE] [-- NVCC-FLAGS]\n"
      "  --label L   names the --variant before it in the table and the database\n"
      "  --isolate   a process for every run (default: every variant alone on the\n"
      "              first input set, then the survivors together, one process\n"
      "              per input set and one for all the timing)\n"
      "  --json FILE writes the verdicts and timings as JSON (docs/HARNESS.md)\n"
+     "  --cl1-llm-key-env VAR  a variable holding an API key: like $CL1CC_LLM_API_KEY,\n"
+     "              removed before anything runs, so no variant sees it\n"
      "  DIR holds captured launches of KERNEL (folders with a meta file), as\n"
      "  `cl1cc capture` writes them; NVCC-FLAGS are the TU's compile flags.\n",
-     NULL},
+     NULL, NULL},
     {"capture", cmd_capture,
      "build and run the program with its launches recorded (tune's first half)",
      "usage: cl1cc capture --run CMD [--build CMD] [--out DIR] [--limit N] FILES.cu...\n"
      "  CMD runs through sh; during --build (or --run when there is no --build)\n"
      "  `nvcc` on PATH is cl1cc, which instruments the launches in FILES.\n",
-     NULL},
+     NULL, NULL},
     {"llm-propose", cmd_llm_propose,
      "ask a language model for faster versions of one kernel",
      "usage: cl1cc llm-propose FILE.cu KERNEL --cl1-llm-url URL --cl1-llm-model NAME\n"
@@ -93,9 +97,9 @@ static const command commands[] = {
      "  -n N            proposals to ask for (1)\n"
      "  --arch SM       the GPU architecture named in the prompt, e.g. sm_90\n"
      "  --gpu NAME      the GPU named in the prompt, e.g. \"NVIDIA H200\"\n"
-     "  --print-prompt  print the prompt and send nothing\n"
-     "The API key comes from $" POL_LLM_DEFAULT_KEY_ENV " (or --cl1-llm-key-env).\n",
-     pol_llm_options_help},
+     "  --print-prompt  print the prompt and send nothing\n",
+     pol_llm_options_help,
+     "The API key comes from $" POL_LLM_DEFAULT_KEY_ENV " (or --cl1-llm-key-env).\n"},
     {"rewrite", cmd_rewrite,
      "put verified faster kernels into the source, behind provenance markers",
      "usage: cl1cc rewrite (--in-place | --patch | --check) [--arch sm_XX] FILES.cu...\n"
@@ -108,7 +112,7 @@ static const command commands[] = {
      "  NVCC-FLAGS  the flags the files are compiled with: the keys depend on them\n"
      "exit status: 0 done (or nothing to apply), 3 --check found variants to apply,\n"
      "             1 a file could not be read, parsed or written, 2 usage\n",
-     NULL},
+     NULL, NULL},
     {"revert", cmd_revert,
      "restore the kernels cl1cc rewrote, byte for byte",
      "usage: cl1cc revert [--in-place | --patch] FILES.cu...\n"
@@ -116,7 +120,7 @@ static const command commands[] = {
      "  --patch     print a unified diff that restores them instead (for git apply)\n"
      "exit status: 0 done (or nothing to revert), 1 a file could not be read or\n"
      "             written, or a marker is damaged, 2 usage\n",
-     NULL},
+     NULL, NULL},
     {"ci", cmd_ci,
      "tune what a change touched: reports and a patch (docs/REWRITE.md)",
      "usage: cl1cc ci [--base REF | FILES...] --run CMD [--build CMD] [--budget-seconds S]\n"
@@ -132,7 +136,7 @@ static const command commands[] = {
      "                    (and tune.json) go (default cl1cc-ci)\n"
      "  --dry-run         print the files and the tune command; run nothing\n"
      "exit status: 0 nothing to change, 3 improvements (a patch), 1 error, 2 usage\n",
-     NULL},
+     NULL, NULL},
     {"pool-run", cmd_pool_run,
      "run commands one per GPU, or through Slurm",
      "usage: cl1cc pool-run [--cl1-backend=local|slurm] [--gpus LIST] [--timeout S]\n"
@@ -142,7 +146,7 @@ static const command commands[] = {
      "  Each line of JOBFILE (\"-\": stdin) is one job, run by /bin/sh; empty lines\n"
      "  and lines starting with # are skipped.  Jobs need a GPU of their own unless\n"
      "  --no-gpu.  Exit status 0 when every job exited 0, 1 otherwise.\n",
-     NULL},
+     NULL, NULL},
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
@@ -160,6 +164,8 @@ static void print_usage(const command *c, FILE *to)
     fputs(c->usage, to);
     if (c->more_usage)
         fputs(c->more_usage(), to);
+    if (c->usage_end)
+        fputs(c->usage_end, to);
 }
 
 void driver_usage(const char *name, FILE *to)

@@ -1,7 +1,8 @@
 /*
  * tune.h: the pieces of `cl1cc tune` (driver/tune_cmd.c runs the loop):
- * its options, the loop's state, the judge jobs (tune_judge.c), the table
- * it ends with and retraining the chooser from the whole tuning database.
+ * its options, the loop's state, the session's steps (setup, targets,
+ * rounds, chooser, report), the judge jobs (tune_judge.c), the table it
+ * ends with and retraining the chooser from the whole tuning database.
  * The run's results are report.h's tune_run and tune_kernel: one definition
  * that tune fills and writes and `cl1cc ci` reads.
  */
@@ -125,5 +126,46 @@ int tune_prepare_job(tune_loop *loop, tune_target *tk, round_job *rj, pool_job *
 int tune_finish_job(tune_loop *loop, round_job *rj, const pool_job *pj, arena *a);
 /* a proposal that failed before the judge, recorded as "bad_reply" */
 void tune_record_failed_proposal(tune_loop *loop, tune_target *tk, const pol_proposal *p);
+
+/* ---- the session: tune_cmd.c runs its steps in order ------------------------ */
+
+typedef VEC(tune_target) tune_target_vec;
+typedef VEC(tu_model *) tune_model_vec;
+
+typedef struct tune_session {
+    tune_options o;
+    tune_loop loop;
+    nvcc_cmdline cl;
+    arena a;
+    strbuf err;
+    const char *db_dir, *captures, *chooser_path;
+    tune_target_vec targets;
+    tune_model_vec models;
+    pol_chooser *chooser;
+    double tuning_started; /* the budget counts from here, after the capture */
+} tune_session;
+
+/* seconds on the monotonic clock */
+double tune_now(void);
+
+/* before the rounds (tune_setup.c): where cl1cc, the database, the
+ * captures and the work folder are; the capture; the GPU here and the
+ * kernels' keys; 0, or -1 after saying why */
+int tune_find_places(tune_session *s);
+int tune_capture(tune_session *s);
+void tune_detect_gpu(tune_session *s);
+int tune_make_work_dir(tune_session *s);
+/* what to tune (tune_targets.c): every wanted kernel of every file; 0, or
+ * -1 after the parser's messages */
+int tune_find_targets(tune_session *s);
+/* the chooser (tune_chooser.c): loaded before the rounds, taught after */
+void tune_load_chooser(tune_session *s);
+void tune_learn_all(tune_session *s);
+/* one round (tune_round.c): every active kernel proposes, the pool runs
+ * the judges, the results are recorded.  1 when something was judged, 0
+ * when nothing is left to do, -1 when the pool failed. */
+int tune_round(tune_session *s, int round);
+/* the table and --json (tune_report.c); the exit code */
+int tune_report(tune_session *s);
 
 #endif

@@ -239,6 +239,10 @@ int tune_parse_options(int argc, char **argv, tune_options *o)
         return 0;
     if (apply_policy(o, policy) != 0)
         return -1;
+    /* the judges hide the API key from the variants: $CL1CC_LLM_API_KEY
+     * always, and the variable --cl1-llm-key-env names */
+    if (o->llm.key_env && strcmp(o->llm.key_env, POL_LLM_DEFAULT_KEY_ENV) != 0)
+        o->judge.key_env = o->llm.key_env;
     if (!o->n_files) {
         log_error("tune: no files to tune");
         return -1;

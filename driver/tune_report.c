@@ -1,11 +1,16 @@
 /*
- * tune_report.c: the table `cl1cc tune` ends with, for people.  The JSON
- * for tools and `cl1cc ci` is report/tune_json.c's (report_write_tune).
+ * tune_report.c: how `cl1cc tune` ends: every kernel's row, the table for
+ * people, and the JSON for tools and `cl1cc ci` (report/tune_json.c's
+ * report_write_tune).
  */
 #include <math.h>
 #include <string.h>
 
 #include "tune.h"
+
+#ifndef CL1CC_VERSION
+#define CL1CC_VERSION "0.0.0"
+#endif
 
 static const char *base_name(const char *path)
 {
@@ -44,4 +49,46 @@ void tune_report_print(const tune_run *r, FILE *out)
     if (!r->ran_on_gpu)
         fprintf(out, "%snothing was verified or timed, and nothing was recorded.\n",
                 r->gpu_name ? "" : "no GPU: ");
+}
+
+/* the kernel's final row: its status and best, its strings in place */
+static void finish_row(tune_target *tk)
+{
+    tune_kernel *r = &tk->row;
+    if (tk->best_speedup > 1 && r->best_label[0])
+        r->status = "improved";
+    r->key = tk->key;
+    r->detail = tk->detail;
+    r->best_ms = tk->best_speedup > 1 ? tk->best_ms : r->baseline_ms;
+    r->speedup = isfinite(r->baseline_ms) ? tk->best_speedup : NAN;
+}
+
+/* 4. the table and --json; the exit code */
+int tune_report(tune_session *s)
+{
+    tune_run run;
+    memset(&run, 0, sizeof run);
+    run.cl1cc_version = CL1CC_VERSION;
+    run.arch = s->loop.arch;
+    run.gpu_name = s->loop.gpu_name;
+    run.ran_on_gpu = s->loop.recording;
+    run.budget_seconds = s->o.budget_seconds;
+    run.budget_evaluations = s->o.kernel_evals;
+    run.wall_seconds = tune_now() - s->loop.started;
+    for (size_t i = 0; i < s->targets.len; i++) {
+        tune_target *tk = &s->targets.items[i];
+        finish_row(tk);
+        vec_push(&run.kernels, tk->row);
+        /* the run owns the progress from here */
+        memset(&tk->row.progress_t, 0, sizeof tk->row.progress_t);
+        memset(&tk->row.progress_best, 0, sizeof tk->row.progress_best);
+    }
+    tune_report_print(&run, stdout);
+    int rc = 0;
+    if (s->o.json && report_write_tune(&run, s->o.json, &s->err) != 0) {
+        log_error("tune: %s", sb_str(&s->err));
+        rc = 1;
+    }
+    tune_run_free(&run);
+    return rc;
 }

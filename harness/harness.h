@@ -174,12 +174,16 @@ typedef struct hn_judge_settings {
     int sanitize;          /* run the winner under compute-sanitizer */
     int isolate_every_run; /* a process per run, not only on the first input set */
     double rtol;           /* 0: per-dtype default */
+    const char *key_env;   /* another variable holding an API key
+                              (--cl1-llm-key-env VAR), hidden like
+                              CL1CC_LLM_API_KEY; NULL: none */
 } hn_judge_settings;
 
 /* the judge's defaults: 2 seeds, 3 rounds, 20 timed runs, 30 s */
 void hn_judge_settings_init(hn_judge_settings *s);
 /* One option of the settings: --seeds N (a count), --rounds N, --runs N,
- * --timeout S (positive), --sanitize, --isolate.  value is the argument
+ * --timeout S (positive), --sanitize, --isolate, --cl1-llm-key-env VAR (a
+ * variable name, borrowed).  value is the argument
  * after name (NULL if none).  Returns 0 when name is none of them, else
  * how many arguments it took (1 or 2), or -1 with err for a bad or missing
  * value. */
@@ -187,6 +191,14 @@ int hn_judge_settings_option(hn_judge_settings *s, const char *name, const char 
                              strbuf *err);
 /* The options that give s to `cl1cc judge`, appended to argv (strings in a). */
 void hn_judge_settings_argv(const hn_judge_settings *s, cstr_vec *argv, arena *a);
+
+/* Generated code runs in the judge's children: none of them may see an API
+ * key.  hn_judge_hide_keys removes CL1CC_LLM_API_KEY, OPENAI_API_KEY and
+ * s->key_env from this process's environment (`cl1cc judge` calls it
+ * first, so nvcc, the replay driver and compute-sanitizer inherit none);
+ * the driver's runs also drop them, and CL1CC_CAPTURE_DIR, themselves.
+ * 0, or -1 when one could not be removed. */
+int hn_judge_hide_keys(const hn_judge_settings *s);
 
 /* What to judge: one kernel of a TU, its captured launches and variants. */
 typedef struct hn_judge_request {

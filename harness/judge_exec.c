@@ -99,6 +99,23 @@ int judge_build_driver(const hn_judge_request *rq, const tu_model *m, size_t ker
     return rc;
 }
 
+/* the API keys' variables (config.h lists CL1CC_LLM_API_KEY), and what
+ * else a run of generated code must not see */
+static const char *const api_keys[] = {"CL1CC_LLM_API_KEY", "OPENAI_API_KEY"};
+static const char *const hidden_from_generated_code[] = {"CL1CC_LLM_API_KEY", "OPENAI_API_KEY",
+                                                         "CL1CC_CAPTURE_DIR", NULL};
+
+int hn_judge_hide_keys(const hn_judge_settings *s)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sizeof api_keys / sizeof api_keys[0]; i++)
+        if (unsetenv(api_keys[i]) != 0)
+            rc = -1;
+    if (s->key_env && *s->key_env && unsetenv(s->key_env) != 0)
+        rc = -1;
+    return rc;
+}
+
 /* the limits of a run of generated code: wall and CPU time, files, no API
  * keys or capture folder in its environment */
 static proc_options driver_options(double wall_seconds)
@@ -107,8 +124,7 @@ static proc_options driver_options(double wall_seconds)
     po.limits.cpu_seconds = (long)wall_seconds + 10;
     po.limits.open_files = 256;
     po.limits.file_size_bytes = (long long)8 << 30;
-    static const char *const drop[] = {"CL1CC_CAPTURE_DIR", "OPENAI_API_KEY", "CL1CC_LLM_KEY", NULL};
-    po.env_unset = drop;
+    po.env_unset = hidden_from_generated_code;
     return po;
 }
 
@@ -200,6 +216,7 @@ void judge_sanitize(const hn_judge_request *rq, const char *exe, int index, cons
         const char *argv[] = {"compute-sanitizer", "--tool", tools[t], "--error-exitcode", "99",
                               exe, idx, meta, in, out, NULL};
         proc_options po = judge_child_options(rq->settings.timeout_s * 20, 1 << 16);
+        po.env_unset = hidden_from_generated_code; /* it runs the driver */
         proc_result r;
         int ran = proc_run(argv, &po, &r) == 0;
         if (!ran || r.spawn_failed) {

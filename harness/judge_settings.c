@@ -1,6 +1,7 @@
 /*
  * judge_settings.c: the judge's settings (seeds, rounds, timed runs, time
- * limit, sanitizer, isolation) and their one spelling on a command line,
+ * limit, sanitizer, isolation, the API key's variable) and their one
+ * spelling on a command line,
  * written by `cl1cc tune` and read by `cl1cc judge` and `cl1cc tune`.
  */
 #include "harness.h"
@@ -18,12 +19,17 @@ void hn_judge_settings_init(hn_judge_settings *s)
 }
 
 /* a setting with a value: its option, and where it goes */
-typedef enum setting_kind { SETTING_COUNT, SETTING_POSITIVE_INT, SETTING_POSITIVE } setting_kind;
+typedef enum setting_kind {
+    SETTING_COUNT,
+    SETTING_POSITIVE_INT,
+    SETTING_POSITIVE,
+    SETTING_ENV_NAME /* a const char * */
+} setting_kind;
 
 typedef struct setting_option {
     const char *name;
     setting_kind kind;
-    size_t offset; /* of the int or double in hn_judge_settings */
+    size_t offset; /* of the int, double or string in hn_judge_settings */
 } setting_option;
 
 static const setting_option valued[] = {
@@ -31,6 +37,7 @@ static const setting_option valued[] = {
     {"--rounds", SETTING_POSITIVE_INT, offsetof(hn_judge_settings, rounds)},
     {"--seeds", SETTING_COUNT, offsetof(hn_judge_settings, seeds)},
     {"--timeout", SETTING_POSITIVE, offsetof(hn_judge_settings, timeout_s)},
+    {"--cl1-llm-key-env", SETTING_ENV_NAME, offsetof(hn_judge_settings, key_env)},
 };
 
 static const struct {
@@ -55,6 +62,15 @@ static int set_value(hn_judge_settings *s, const setting_option *opt, const char
             return -1;
         }
         *(int *)((char *)s + opt->offset) = atoi(value);
+        return 2;
+    }
+    if (opt->kind == SETTING_ENV_NAME) {
+        if (!*value || strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789") !=
+                           strlen(value) || (*value >= '0' && *value <= '9')) {
+            sb_printf(err, "%s wants a variable name, not '%s'", opt->name, value);
+            return -1;
+        }
+        *(const char **)((char *)s + opt->offset) = value;
         return 2;
     }
     double v = strtod(value, &end);
@@ -87,8 +103,12 @@ void hn_judge_settings_argv(const hn_judge_settings *s, cstr_vec *argv, arena *a
 {
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         const char *field = (const char *)s + valued[i].offset;
+        if (valued[i].kind == SETTING_ENV_NAME && !*(const char *const *)field)
+            continue; /* unset: none */
         vec_push(argv, valued[i].name);
-        if (valued[i].kind == SETTING_POSITIVE)
+        if (valued[i].kind == SETTING_ENV_NAME)
+            vec_push(argv, *(const char *const *)field);
+        else if (valued[i].kind == SETTING_POSITIVE)
             vec_push(argv, arena_printf(a, "%g", *(const double *)field));
         else
             vec_push(argv, arena_printf(a, "%d", *(const int *)field));

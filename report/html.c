@@ -264,11 +264,9 @@ static void card(strbuf *out, const char *label, const char *value)
     sb_puts(out, "</div>\n");
 }
 
-void report_html(const report_input *in, strbuf *out)
+/* the page's head and style, up to the first line under the title */
+static void page_head(strbuf *out)
 {
-    const tune_run *run = in->run;
-    report_totals t;
-    report_count(run, &t);
     sb_puts(out,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -292,6 +290,12 @@ void report_html(const report_input *in, strbuf *out)
             "pre.patch{background:#f6f8fa;padding:1rem;overflow:auto;font-size:.78rem;border-radius:6px}\n"
             ".add{color:#1a7f37}.del{color:#cf222e}.hunk{color:#8250df}.file{font-weight:600}\n"
             "</style>\n</head>\n<body>\n<h1>cl1cc optimization report</h1>\n<p class=\"sub\">");
+}
+
+/* the line under the title: GPU, arch, time, budget, base, version */
+static void sub_line(const report_input *in, strbuf *out)
+{
+    const tune_run *run = in->run;
     esc(out, run->gpu_name ? run->gpu_name : "unknown GPU");
     sb_puts(out, " · ");
     esc(out, run->arch ? run->arch : "arch unknown");
@@ -310,30 +314,43 @@ void report_html(const report_input *in, strbuf *out)
         esc(out, run->cl1cc_version);
     }
     sb_puts(out, "</p>\n");
-    if (in->exit_code == 1 || in->exit_code == 2)
-        sb_puts(out, "<p class=\"error-banner\">The optimization pass did not complete: see the notes.</p>\n");
-    if (run->ran_on_gpu == 0)
-        sb_puts(out, "<p class=\"error-banner\">No GPU was present: nothing was timed.</p>\n");
+}
 
+/* the cards: improved, best speedup, geometric mean, the patch */
+static void cards(const report_input *in, const report_totals *t, strbuf *out)
+{
     char value[64];
     sb_puts(out, "<div class=\"cards\">\n");
-    snprintf(value, sizeof value, "%zu / %zu", t.improved, t.kernels);
+    snprintf(value, sizeof value, "%zu / %zu", t->improved, t->kernels);
     card(out, "kernels improved", value);
-    if (isnan(t.best_speedup))
+    if (isnan(t->best_speedup))
         snprintf(value, sizeof value, "–");
     else
-        snprintf(value, sizeof value, "%.2f×", t.best_speedup);
+        snprintf(value, sizeof value, "%.2f×", t->best_speedup);
     card(out, "best speedup", value);
-    if (isnan(t.geomean_speedup))
+    if (isnan(t->geomean_speedup))
         snprintf(value, sizeof value, "–");
     else
-        snprintf(value, sizeof value, "%.2f×", t.geomean_speedup);
+        snprintf(value, sizeof value, "%.2f×", t->geomean_speedup);
     card(out, "geometric mean (improved)", value);
     snprintf(value, sizeof value, "%zu in %zu file%s", in->n_patched, in->n_patched_files,
              in->n_patched_files == 1 ? "" : "s");
     card(out, "kernels in the patch", value);
     sb_puts(out, "</div>\n");
+}
 
+void report_html(const report_input *in, strbuf *out)
+{
+    const tune_run *run = in->run;
+    report_totals t;
+    report_count(run, &t);
+    page_head(out);
+    sub_line(in, out);
+    if (in->exit_code == 1 || in->exit_code == 2)
+        sb_puts(out, "<p class=\"error-banner\">The optimization pass did not complete: see the notes.</p>\n");
+    if (run->ran_on_gpu == 0)
+        sb_puts(out, "<p class=\"error-banner\">No GPU was present: nothing was timed.</p>\n");
+    cards(in, &t, out);
     if (run->kernels.len) {
         sb_puts(out, "<h2>Speedup per kernel</h2>\n");
         speedup_chart(out, in);

@@ -113,17 +113,15 @@ static void md_gpu_line(strbuf *out, const tune_run *run)
     }
 }
 
-void report_markdown(const report_input *in, strbuf *out)
+/* the first lines: how many improved, where, what the patch does */
+static void md_heading(const report_input *in, const report_totals *t, strbuf *out)
 {
-    const tune_run *run = in->run;
-    report_totals t;
-    report_count(run, &t);
     sb_puts(out, "## cl1cc optimization report\n\n");
     if (in->exit_code == 1 || in->exit_code == 2)
         sb_puts(out, "> **Error:** the optimization pass did not complete; see the notes below.\n\n");
-    sb_printf(out, "**%zu of %zu kernel%s improved** ", t.improved, t.kernels,
-              t.kernels == 1 ? "" : "s");
-    md_gpu_line(out, run);
+    sb_printf(out, "**%zu of %zu kernel%s improved** ", t->improved, t->kernels,
+              t->kernels == 1 ? "" : "s");
+    md_gpu_line(out, in->run);
     sb_puts(out, ".");
     if (in->base_ref)
         sb_printf(out, " Files changed since `%s`.", in->base_ref);
@@ -138,53 +136,98 @@ void report_markdown(const report_input *in, strbuf *out)
     } else {
         sb_puts(out, "No verified faster variant to apply: nothing to change.\n\n");
     }
-    if (t.kernels) {
-        sb_puts(out, "| kernel | file | status | baseline ms | best ms | speedup | best variant | passed / tried |\n"
-                     "| --- | --- | --- | ---: | ---: | ---: | --- | ---: |\n");
-        for (size_t i = 0; i < run->kernels.len; i++) {
-            const tune_kernel *k = &run->kernels.items[i];
-            sb_puts(out, "| ");
-            md_code(out, k->kernel ? k->kernel : "?");
-            sb_puts(out, " | ");
-            md_code(out, report_display_path(k->file, in->display_root));
-            sb_puts(out, " | ");
-            md_cell(out, k->status);
-            sb_puts(out, " | ");
-            md_number(out, k->baseline_ms, "%.4f");
-            sb_puts(out, " | ");
-            md_number(out, k->best_ms, "%.4f");
-            sb_puts(out, " | ");
-            if (strcmp(k->status, "improved") == 0 && !isnan(k->speedup))
-                sb_printf(out, "**%.2f×**", k->speedup);
-            else
-                md_number(out, k->speedup, "%.2f×");
-            sb_puts(out, " | ");
-            md_cell(out, k->best_label ? k->best_label : "–");
-            sb_puts(out, " | ");
-            if (k->variants_tried >= 0)
-                sb_printf(out, "%ld / %ld", k->variants_passed < 0 ? 0 : k->variants_passed,
-                          k->variants_tried);
-            else
-                sb_puts(out, "–");
-            sb_puts(out, " |\n");
-        }
+}
+
+/* one kernel's row of the table */
+static void md_kernel_row(const report_input *in, const tune_kernel *k, strbuf *out)
+{
+    sb_puts(out, "| ");
+    md_code(out, k->kernel ? k->kernel : "?");
+    sb_puts(out, " | ");
+    md_code(out, report_display_path(k->file, in->display_root));
+    sb_puts(out, " | ");
+    md_cell(out, k->status);
+    sb_puts(out, " | ");
+    md_number(out, k->baseline_ms, "%.4f");
+    sb_puts(out, " | ");
+    md_number(out, k->best_ms, "%.4f");
+    sb_puts(out, " | ");
+    if (strcmp(k->status, "improved") == 0 && !isnan(k->speedup))
+        sb_printf(out, "**%.2f×**", k->speedup);
+    else
+        md_number(out, k->speedup, "%.2f×");
+    sb_puts(out, " | ");
+    md_cell(out, k->best_label ? k->best_label : "–");
+    sb_puts(out, " | ");
+    if (k->variants_tried >= 0)
+        sb_printf(out, "%ld / %ld", k->variants_passed < 0 ? 0 : k->variants_passed,
+                  k->variants_tried);
+    else
+        sb_puts(out, "–");
+    sb_puts(out, " |\n");
+}
+
+/* the table of kernels, then their details (folded) */
+static void md_kernels(const report_input *in, strbuf *out)
+{
+    const tune_run *run = in->run;
+    sb_puts(out, "| kernel | file | status | baseline ms | best ms | speedup | best variant | passed / tried |\n"
+                 "| --- | --- | --- | ---: | ---: | ---: | --- | ---: |\n");
+    for (size_t i = 0; i < run->kernels.len; i++)
+        md_kernel_row(in, &run->kernels.items[i], out);
+    sb_putc(out, '\n');
+    int any_detail = 0;
+    for (size_t i = 0; i < run->kernels.len; i++) {
+        const tune_kernel *k = &run->kernels.items[i];
+        if (!k->detail || !*k->detail)
+            continue;
+        if (!any_detail++)
+            sb_puts(out, "<details><summary>Details per kernel</summary>\n\n");
+        sb_puts(out, "- ");
+        md_code(out, k->kernel ? k->kernel : "?");
+        sb_puts(out, ": ");
+        md_cell(out, k->detail);
         sb_putc(out, '\n');
-        int any_detail = 0;
-        for (size_t i = 0; i < run->kernels.len; i++) {
-            const tune_kernel *k = &run->kernels.items[i];
-            if (!k->detail || !*k->detail)
-                continue;
-            if (!any_detail++)
-                sb_puts(out, "<details><summary>Details per kernel</summary>\n\n");
-            sb_puts(out, "- ");
-            md_code(out, k->kernel ? k->kernel : "?");
-            sb_puts(out, ": ");
-            md_cell(out, k->detail);
-            sb_putc(out, '\n');
-        }
-        if (any_detail)
-            sb_puts(out, "\n</details>\n\n");
     }
+    if (any_detail)
+        sb_puts(out, "\n</details>\n\n");
+}
+
+/* the patch itself (folded), or a word that it is too long to show */
+static void md_patch(const char *patch_text, strbuf *out)
+{
+    size_t len = strlen(patch_text);
+    if (len > MARKDOWN_PATCH_MAX) {
+        sb_printf(out, "The patch (%zu bytes) is too long to show here: see the artifact.\n", len);
+        return;
+    }
+    /* a fence longer than any run of backquotes in the patch */
+    size_t run_len = 0, longest = 0;
+    for (const char *p = patch_text; *p; p++) {
+        run_len = *p == '`' ? run_len + 1 : 0;
+        if (run_len > longest)
+            longest = run_len;
+    }
+    size_t fence = longest >= 3 ? longest + 1 : 3;
+    sb_puts(out, "<details><summary>The patch</summary>\n\n");
+    for (size_t i = 0; i < fence; i++)
+        sb_putc(out, '`');
+    sb_puts(out, "diff\n");
+    sb_puts(out, patch_text);
+    if (patch_text[len - 1] != '\n')
+        sb_putc(out, '\n');
+    for (size_t i = 0; i < fence; i++)
+        sb_putc(out, '`');
+    sb_puts(out, "\n\n</details>\n");
+}
+
+void report_markdown(const report_input *in, strbuf *out)
+{
+    report_totals t;
+    report_count(in->run, &t);
+    md_heading(in, &t, out);
+    if (t.kernels)
+        md_kernels(in, out);
     if (in->n_notes) {
         sb_puts(out, "**Notes**\n\n");
         for (size_t i = 0; i < in->n_notes; i++) {
@@ -194,31 +237,8 @@ void report_markdown(const report_input *in, strbuf *out)
         }
         sb_putc(out, '\n');
     }
-    if (in->patch_text && *in->patch_text) {
-        size_t len = strlen(in->patch_text);
-        if (len > MARKDOWN_PATCH_MAX) {
-            sb_printf(out, "The patch (%zu bytes) is too long to show here: see the artifact.\n", len);
-        } else {
-            /* a fence longer than any run of backquotes in the patch */
-            size_t run_len = 0, longest = 0;
-            for (const char *p = in->patch_text; *p; p++) {
-                run_len = *p == '`' ? run_len + 1 : 0;
-                if (run_len > longest)
-                    longest = run_len;
-            }
-            size_t fence = longest >= 3 ? longest + 1 : 3;
-            sb_puts(out, "<details><summary>The patch</summary>\n\n");
-            for (size_t i = 0; i < fence; i++)
-                sb_putc(out, '`');
-            sb_puts(out, "diff\n");
-            sb_puts(out, in->patch_text);
-            if (in->patch_text[len - 1] != '\n')
-                sb_putc(out, '\n');
-            for (size_t i = 0; i < fence; i++)
-                sb_putc(out, '`');
-            sb_puts(out, "\n\n</details>\n");
-        }
-    }
+    if (in->patch_text && *in->patch_text)
+        md_patch(in->patch_text, out);
 }
 
 /* ---- JSON summary ---------------------------------------------------------- */

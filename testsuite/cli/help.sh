@@ -1,7 +1,10 @@
 #!/bin/sh
 # help.sh CL1CC: every command's usage through driver/main.c's table:
 # `cl1cc X --help` and `cl1cc X -h` exit 0 and print X's own usage (revert
-# once printed rewrite's, judge called --help an unknown option);
+# once printed rewrite's, judge called --help an unknown option); a usage
+# error (an unknown option) exits 2 with that same text on stderr (the
+# table is its one home: judge, tune, capture, llm-propose and pool-run once
+# kept copies of their own);
 # --cl1-help lists every command and every CL1CC_* variable; a bare
 # `cl1cc` points at --cl1-help.
 set -u
@@ -25,6 +28,14 @@ for c in $commands; do
         others=$(grep -o '^ *\(usage:\)\{0,1\} *cl1cc [a-z-]*' out | sed 's/.*cl1cc //' | sort -u)
         [ "$others" = "$c" ] || bad "cl1cc $c $flag names other commands' usage: $others"
     done
+    "$cl1cc" $c --help >usage 2>/dev/null
+    "$cl1cc" $c --no-such-option >/dev/null 2>err
+    rc=$?
+    if [ $rc -eq 2 ] && tail -n "$(wc -l <usage)" err | cmp -s - usage; then
+        ok "cl1cc $c --no-such-option: exit 2, the --help text"
+    else
+        bad "cl1cc $c --no-such-option: rc=$rc, or not --help's text"; diff usage err
+    fi
 done
 "$cl1cc" revert --help >out 2>&1
 grep -q "cl1cc rewrite" out && bad "revert --help prints rewrite's usage" || ok "revert --help is revert's alone"

@@ -2,7 +2,8 @@
  * test_judge_io.c: what crosses between `cl1cc tune` and its `cl1cc judge`
  * children: verdict names (one spelling, both ways), the judge's settings
  * as options (written by one side, read by the other) and the judgement's
- * JSON (written, read back field by field).
+ * JSON (written, read back field by field); the API keys the judge hides
+ * from its children.
  */
 #include "harness.h"
 
@@ -47,6 +48,26 @@ static void test_settings(void)
     sb_clear(&err);
     CHECK(hn_judge_settings_option(&s, "--timeout", NULL, &err) == -1);
     sb_clear(&err);
+    CHECK(hn_judge_settings_option(&s, "--cl1-llm-key-env", "9KEY", &err) == -1 &&
+          strstr(sb_str(&err), "variable name") && !s.key_env);
+    sb_clear(&err);
+    CHECK(hn_judge_settings_option(&s, "--cl1-llm-key-env", "MY KEY", &err) == -1 && !s.key_env);
+    sb_clear(&err);
+    {
+        /* unset, it is not on the command line */
+        hn_judge_settings plain;
+        hn_judge_settings_init(&plain);
+        arena pa;
+        arena_init(&pa);
+        cstr_vec pv = {0};
+        hn_judge_settings_argv(&plain, &pv, &pa);
+        for (size_t i = 0; i < pv.len; i++)
+            CHECK(strcmp(pv.items[i], "--cl1-llm-key-env") != 0);
+        vec_free(&pv);
+        arena_free(&pa);
+    }
+    CHECK(hn_judge_settings_option(&s, "--cl1-llm-key-env", "MY_KEY_2", &err) == 2 &&
+          strcmp(s.key_env, "MY_KEY_2") == 0);
     /* what one side writes, the other reads back */
     arena a;
     arena_init(&a);
@@ -61,9 +82,28 @@ static void test_settings(void)
     }
     CHECK(back.seeds == 0 && back.timed_runs == 7 && back.rounds == 3 && back.timeout_s == 2.5 &&
           back.isolate_every_run == 1 && back.sanitize == 0);
+    CHECK(back.key_env && strcmp(back.key_env, "MY_KEY_2") == 0);
     vec_free(&argv);
     arena_free(&a);
     sb_free(&err);
+}
+
+/* the judge's process loses the API keys (its children inherit what it
+ * has), the rest of its environment stays */
+static void test_hide_keys(void)
+{
+    CHECK(setenv("CL1CC_LLM_API_KEY", "secret-1", 1) == 0);
+    CHECK(setenv("OPENAI_API_KEY", "secret-2", 1) == 0);
+    CHECK(setenv("TEST_OTHER_KEY", "secret-3", 1) == 0);
+    CHECK(setenv("TEST_NOT_A_KEY", "visible", 1) == 0);
+    hn_judge_settings s;
+    hn_judge_settings_init(&s);
+    CHECK(hn_judge_hide_keys(&s) == 0);
+    CHECK(!getenv("CL1CC_LLM_API_KEY") && !getenv("OPENAI_API_KEY"));
+    CHECK(getenv("TEST_OTHER_KEY") && getenv("TEST_NOT_A_KEY"));
+    s.key_env = "TEST_OTHER_KEY";
+    CHECK(hn_judge_hide_keys(&s) == 0);
+    CHECK(!getenv("TEST_OTHER_KEY") && strcmp(getenv("TEST_NOT_A_KEY"), "visible") == 0);
 }
 
 static void test_json(const char *dir)
@@ -137,6 +177,7 @@ int main(int argc, char **argv)
 {
     test_verdicts();
     test_settings();
+    test_hide_keys();
     test_json(argc > 1 ? argv[1] : ".");
     return CHECK_REPORT("harness_judge_io");
 }
