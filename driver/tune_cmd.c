@@ -266,7 +266,7 @@ static void target_init(tune_target *tk, tu_model *m, size_t i, const char *capt
         tk->done = 1;
         tk->row.status = "not_captured";
         snprintf(tk->detail, sizeof tk->detail, "no launch of it was captured%s",
-                 k->is_template ? " (template kernels are not captured yet)" : "");
+                 k->is_template ? " (of a template: no launch named its instantiation)" : "");
     }
 }
 

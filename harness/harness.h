@@ -126,6 +126,9 @@ typedef struct hn_capture {
     unsigned grid[3];           /* and its grid's */
     double launch_ms;           /* the launch's wall time when captured, to
                                    its synchronize (0: not recorded) */
+    char instance[1024];        /* a template kernel's instantiation as the
+                                   host compiler named it ("k<256, float>");
+                                   "" for a kernel that is no template */
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
