@@ -78,7 +78,7 @@ static void start_recording(tune_loop *run, const hn_judge_result *r, arena *a)
 /* one judged proposal in the tuning database: its evaluation and the
  * variant with the policy that made it */
 static void record_variant(tune_loop *run, tune_target *tk, const tune_proposal *tp,
-                           const hn_variant_verdict *v, double speedup)
+                           const hn_variant_verdict *v, double speedup, const char *instances)
 {
     int pass = v->verdict == VERDICT_PASS;
     double ms = v->timing.median_ms;
@@ -101,6 +101,7 @@ static void record_variant(tune_loop *run, tune_target *tk, const tune_proposal 
     tv.spread_ms = pass && isfinite(spread) ? spread : NAN;
     tv.speedup = pass && isfinite(speedup) ? speedup : NAN;
     tv.gpu_name = run->gpu_name;
+    tv.instances = instances && *instances ? instances : NULL; /* a template's */
     strbuf err;
     sb_init(&err);
     if (tunedb_record_evaluation(run->db, tk->key, hash, verdict_name(v->verdict),
@@ -150,7 +151,7 @@ static void record_results(tune_loop *run, tune_target *tk, const hn_judge_resul
             vec_push(&tk->row.progress_best, speedup);
         }
         if (run->db)
-            record_variant(run, tk, &props[i], v, speedup);
+            record_variant(run, tk, &props[i], v, speedup, r->instances);
     }
 }
 

@@ -77,6 +77,30 @@ if "$tool" replay "$fx/single.cu" saxpy "$share/runtime/cl1cc_replay.cuh" "$here
 else
     echo "FAIL: replay driver:"; head -5 "$work/driver.err"; fail=1
 fi
+# a template kernel's driver (a row per instantiation) and a header kernel's
+# driver build and link
+if "$tool" replay "$here/fixtures/template_two.cu" tk::scale "$share/runtime/cl1cc_replay.cuh" \
+       "instance=tk::scale<128, float>" "instance=tk::scale<256, float>" \
+       "$here/variants/scale_template_guarded.cu" >"$work/tdriver.cu" 2>"$work/tdriver.err" &&
+   nvcc -arch=sm_90 "$work/tdriver.cu" -o "$work/tdriver" 2>>"$work/tdriver.err"; then
+    echo "ok: replay driver for the template tk::scale builds"
+else
+    echo "FAIL: template replay driver:"; head -5 "$work/tdriver.err"; fail=1
+fi
+if "$tool" replay "$fx/header_kernel_b.cu" scale_all "$share/runtime/cl1cc_replay.cuh" \
+       "$here/variants/scale_all_restrict.cu" >"$work/hdriver.cu" 2>"$work/hdriver.err" &&
+   nvcc -arch=sm_90 "$work/hdriver.cu" -I"$fx" -o "$work/hdriver" 2>>"$work/hdriver.err"; then
+    echo "ok: replay driver for the header kernel scale_all builds"
+else
+    echo "FAIL: header kernel replay driver:"; head -5 "$work/hdriver.err"; fail=1
+fi
+# a template kernel with no instantiation is refused
+if "$tool" replay "$here/fixtures/template_two.cu" tk::scale "$share/runtime/cl1cc_replay.cuh" \
+       "$here/variants/scale_template_guarded.cu" >/dev/null 2>&1; then
+    echo "FAIL: a template driver without instantiations was made"; fail=1
+else
+    echo "ok: a template driver needs its instantiations"
+fi
 # a variant without the kernel is refused
 printf '__device__ int nothing() { return 0; }\n' >"$work/bad_variant.cu"
 if "$tool" replay "$fx/single.cu" saxpy "$share/runtime/cl1cc_replay.cuh" "$work/bad_variant.cu" >/dev/null 2>&1; then
