@@ -159,7 +159,7 @@ static void record_results(tune_loop *run, tune_target *tk, const hn_judge_resul
 int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *pj, arena *a)
 {
     rj->tk = tk;
-    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->row.file, a), tk->index,
+    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->model->main_file, a), tk->index,
                            tk->rounds);
     if (dir_create_all(rj->dir, 0755) != 0) {
         snprintf(tk->detail, sizeof tk->detail, "%s: %s", rj->dir, strerror(errno));
@@ -168,7 +168,7 @@ int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *p
     cstr_vec *argv = &rj->argv;
     vec_push(argv, run->self);
     vec_push(argv, "judge");
-    vec_push(argv, tk->row.file);
+    vec_push(argv, tk->model->main_file); /* the TU, a header kernel's too */
     vec_push(argv, tk->k->qualified_name);
     vec_push(argv, "--captures");
     vec_push(argv, tk->captures);
