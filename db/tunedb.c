@@ -22,8 +22,9 @@
 #define XSTR_(x) #x
 #define XSTR(x) XSTR_(x)
 
-/* Version 1.  A later version adds a migration from each older one; a file
- * of a newer version than this cl1cc knows is refused, never guessed at. */
+/* Version 2 (version 1 lacked variants.instances: migrate_v1 adds it).  A
+ * later version adds a migration from each older one; a file of a newer
+ * version than this cl1cc knows is refused, never guessed at. */
 static const char schema_sql[] =
     "CREATE TABLE kernels (\n"
     "  key TEXT PRIMARY KEY NOT NULL CHECK (length(key) = 64),\n"
@@ -50,7 +51,8 @@ static const char schema_sql[] =
     "  spread_ms REAL,\n"
     "  speedup REAL,\n"
     "  gpu_name TEXT,\n"
-    "  created_at TEXT NOT NULL\n"
+    "  created_at TEXT NOT NULL,\n"
+    "  instances TEXT\n"
     ");\n"
     "CREATE INDEX variants_best ON variants(kernel_key, arch, verified, speedup);\n"
     "CREATE TABLE evaluations (\n"
@@ -69,7 +71,7 @@ static const char schema_sql[] =
 #define VARIANT_COLUMNS                                                      \
     "id, kernel_key, kernel_name, arch, source, launch_edits, hash, policy, "\
     "transforms, verified, baseline_ms, variant_ms, spread_ms, speedup, "    \
-    "gpu_name, created_at"
+    "gpu_name, created_at, instances"
 
 enum {
     ST_BEGIN,
@@ -111,9 +113,9 @@ static const char *const statement_sql[ST_COUNT] = {
     [ST_VARIANT_INSERT] =
         "INSERT INTO variants(kernel_key, kernel_name, arch, source, launch_edits,"
         " hash, policy, transforms, verified, baseline_ms, variant_ms, spread_ms,"
-        " speedup, gpu_name, created_at)"
+        " speedup, gpu_name, created_at, instances)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-        NOW_SQL ")",
+        NOW_SQL ", ?15)",
     [ST_EVAL_INSERT] =
         "INSERT INTO evaluations(kernel_key, variant_hash, verdict, ms, detail,"
         " created_at) VALUES (?1, ?2, ?3, ?4, ?5, " NOW_SQL ")",
@@ -140,6 +142,7 @@ struct tunedb {
     char *path; /* as the caller named it: every message carries it */
     tunedb_mode mode;
     int busy_ms;
+    int legacy_v1; /* a version 1 file opened read-only: no instances column */
     sqlite3_stmt *stmt[ST_COUNT];
 };
 
@@ -406,6 +409,29 @@ static int create_schema(tunedb *db, void *ctx, strbuf *why)
     return SQLITE_DONE;
 }
 
+/* Version 1 to 2: the instantiations a variant was verified on.  Another
+ * process may have migrated first: the version is read inside the write. */
+static int migrate_v1(tunedb *db, void *ctx, strbuf *why)
+{
+    (void)ctx;
+    long long version = 0;
+    if (exec_one(db, "PRAGMA user_version", &version, 1, NULL, 0, NULL, why) != 0)
+        return SQLITE_ERROR;
+    if (version != 1)
+        return SQLITE_DONE;
+    char *msg = NULL;
+    int rc = sqlite3_exec(db->conn,
+                          "ALTER TABLE variants ADD COLUMN instances TEXT;\n"
+                          "PRAGMA user_version = 2;\n",
+                          NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        sb_puts(why, msg ? msg : sqlite3_errstr(rc));
+        sqlite3_free(msg);
+        return rc;
+    }
+    return SQLITE_DONE;
+}
+
 static int make_parent_dirs(const char *path, strbuf *err)
 {
     const char *slash = strrchr(path, '/');
@@ -453,11 +479,33 @@ static int config_connection(tunedb *db, strbuf *why)
     return 0;
 }
 
+/* a version 1 file read as it is: its variants have no instances (NULL) */
+static char *legacy_sql(const char *sql)
+{
+    const char *col = ", instances FROM";
+    const char *p = strstr(sql, col);
+    if (!p)
+        return NULL;
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%.*s, NULL FROM%s", (int)(p - sql), sql, p + strlen(col));
+    char *out = xstrdup(sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
 static int prepare_statements(tunedb *db, int from, int to, strbuf *why)
 {
     for (int i = from; i < to; i++) {
-        if (sqlite3_prepare_v3(db->conn, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &db->stmt[i], NULL) != SQLITE_OK) {
+        if (db->legacy_v1 && i == ST_VARIANT_INSERT) {
+            db->stmt[i] = NULL; /* read-only: never written */
+            continue;
+        }
+        char *legacy = db->legacy_v1 ? legacy_sql(statement_sql[i]) : NULL;
+        int prc = sqlite3_prepare_v3(db->conn, legacy ? legacy : statement_sql[i], -1,
+                                     SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL);
+        free(legacy);
+        if (prc != SQLITE_OK) {
             if (i == ST_JSON_VALID) {
                 /* an SQLite built without JSON: the texts go unchecked */
                 db->stmt[i] = NULL;
@@ -472,7 +520,8 @@ static int prepare_statements(tunedb *db, int from, int to, strbuf *why)
 }
 
 /* Classifies the header: 0 ours (or empty, *empty set), -1 with why. */
-static int check_header(tunedb *db, int *empty, strbuf *why, const char **what)
+static int check_header(tunedb *db, int *empty, strbuf *why, const char **what,
+                        long long *version_out)
 {
     long long version = 0, app = 0, objects = 0;
     *empty = 0;
@@ -489,6 +538,7 @@ static int check_header(tunedb *db, int *empty, strbuf *why, const char **what)
         return -1;
     }
     version = header[0];
+    *version_out = version;
     app = header[1];
     objects = header[2];
     sb_clear(why);
@@ -615,7 +665,8 @@ int tunedb_open(const char *path, tunedb_mode mode, tunedb **out, strbuf *err)
 
     int empty = 0;
     const char *what = NULL;
-    if (check_header(db, &empty, &why, &what) != 0)
+    long long version = 0;
+    if (check_header(db, &empty, &why, &what, &version) != 0)
         return open_fail(db, err, what ? what : "cannot use it", &why);
     if (empty && mode == TUNEDB_READONLY) {
         sb_free(&why);
@@ -662,8 +713,24 @@ int tunedb_open(const char *path, tunedb_mode mode, tunedb **out, strbuf *err)
         sb_free(&serr);
         /* another process may have created it first, in another version */
         if (sc.found_version != TUNEDB_SCHEMA_VERSION &&
-            check_header(db, &empty, &why, &what) != 0)
+            check_header(db, &empty, &why, &what, &version) != 0)
             return open_fail(db, err, what ? what : "cannot use it", &why);
+    }
+    if (!empty && version == 1) {
+        if (mode == TUNEDB_READONLY) {
+            db->legacy_v1 = 1;
+        } else {
+            strbuf merr;
+            sb_init(&merr);
+            if (run_write(db, migrate_v1, NULL, "migrating schema version 1 to 2", &merr) != 0) {
+                sb_puts(err, sb_str(&merr));
+                sb_free(&merr);
+                sb_free(&why);
+                tunedb_close(db);
+                return -1;
+            }
+            sb_free(&merr);
+        }
     }
     /* preparing reads the whole schema: a damaged one shows here */
     if (prepare_statements(db, ST_FIRST_DATA, ST_COUNT, &why) != 0)
@@ -818,6 +885,7 @@ static int write_variant(tunedb *db, void *ctx, strbuf *why)
     if (rc == SQLITE_OK) rc = bind_double(st, 12, v->spread_ms);
     if (rc == SQLITE_OK) rc = bind_double(st, 13, v->speedup);
     if (rc == SQLITE_OK) rc = bind_text(st, 14, v->gpu_name);
+    if (rc == SQLITE_OK) rc = bind_text(st, 15, v->instances);
     if (rc != SQLITE_OK) {
         sqlite3_clear_bindings(st);
         return rc;
@@ -927,6 +995,7 @@ static int read_variant(sqlite3_stmt *st, arena *a, void *rows, strbuf *why)
     v.speedup = column_double(st, 13);
     v.gpu_name = column_text(st, 14, a);
     v.created_at = column_text(st, 15, a);
+    v.instances = column_text(st, 16, a);
     if (!v.kernel_key || !v.arch || !v.source || !v.hash || !v.created_at ||
         (verified != 0 && verified != 1)) {
         sb_printf(why, "variant %lld is damaged (a required field is missing)", v.id);

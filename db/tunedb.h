@@ -9,7 +9,7 @@
 #include "core.h"
 
 /* The schema version this cl1cc writes and reads (PRAGMA user_version). */
-#define TUNEDB_SCHEMA_VERSION 1
+#define TUNEDB_SCHEMA_VERSION 2
 /* PRAGMA application_id of a cl1cc tuning database: "cl1c". */
 #define TUNEDB_APPLICATION_ID 0x636c3163
 /* Version of the kernel-key serialization: bump it when anything that
@@ -96,6 +96,11 @@ typedef struct tunedb_variant {
     double baseline_ms, variant_ms, spread_ms, speedup;
     const char *gpu_name;       /* "NVIDIA H200", or NULL */
     const char *created_at;     /* ISO-8601 UTC with milliseconds, by the db */
+    /* a template kernel's variant: the instantiations it was verified on,
+     * one a line ("k<256, float>\nk<128, float>"), as the captures name
+     * them; NULL for a kernel that is no template.  The wrapper and
+     * `cl1cc rewrite` apply it to launches of these only. */
+    const char *instances;
 } tunedb_variant;
 
 typedef struct tunedb_variant_list {

@@ -5,10 +5,10 @@
  * (rewrite_cmd.c): a kernel gets the same entry, launch edits included,
  * whichever of them looks.
  *
- * A place is described by a struct (apply_place): today a kernel defined in
- * the main file of a parsed TU; a template instantiation or a kernel in a
- * header would be another kind of place with its own key, looked up and
- * planned through the same two calls (apply_choose, apply_plan).
+ * A place is described by a struct (apply_place): a kernel defined in the
+ * main file of a parsed TU.  A template kernel's variant applies to the
+ * instantiations it was verified on only (tunedb_variant.instances): the
+ * launches of those name a renamed copy, the template stays.
  */
 #ifndef CL1CC_APPLY_H
 #define CL1CC_APPLY_H
@@ -95,6 +95,16 @@ typedef enum apply_plan_status {
  * copy after it, and the launch sites' edits.  Strings in a. */
 apply_plan_status apply_plan(const apply_place *p, const tunedb_variant *v, arena *a,
                              apply_edits *out, strbuf *why);
+
+/* A template kernel's variant (apply_instance.c): the template stays, the
+ * variant goes after it renamed K__cl1cc_inst (*copy_out), and every launch
+ * site in the main file after it whose instantiation (the frontend's
+ * resolved template arguments, the written ones saying the same) is one of
+ * v->instances names the copy.  0, or -1 with why (no such site, or a
+ * variant verified on no instantiation). */
+int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a,
+                         const char **copy_out, rw_launch_change **launches, size_t *n_launches,
+                         strbuf *why);
 
 /* ---- the archs ---------------------------------------------------------- */
 

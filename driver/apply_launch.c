@@ -149,6 +149,17 @@ apply_plan_status apply_plan(const apply_place *p, const tunedb_variant *v, aren
                                                   : APPLY_LAUNCH_RULES;
     if (needs & ~p->launch_edits)
         return APPLY_NOT_TAKEN;
+    if (k->is_template) {
+        /* never over the template: only the verified instantiations' launches */
+        if (needs) {
+            sb_puts(why, "a template kernel's variant with launch edits");
+            return APPLY_CANNOT;
+        }
+        return apply_instance_edits(p, v, a, &out->after, &out->launches, &out->n_launches,
+                                    why) == 0
+                   ? APPLY_PLANNED
+                   : APPLY_CANNOT;
+    }
     launch_change_vec launches = {0};
     int rc = 0;
     if (needs == APPLY_LAUNCH_RULES) {

@@ -150,6 +150,7 @@ static int record(const hn_judge_request *rq, const hn_judge_result *r, const tu
             /* a difference inside the spread is no speedup */
             tv.speedup = v->significant > 0 ? v->speedup : (v->speedup > 1 ? 1.0 : v->speedup);
             tv.gpu_name = r->gpu_name;
+            tv.instances = r->instances[0] ? r->instances : NULL; /* a template's */
             rc = tunedb_record_variant(db, &tv, NULL, err);
         }
     }
@@ -325,6 +326,9 @@ static void print_result(const hn_judge_result *r)
            "timing %.1f s, total %.1f s\n",
            r->kernel, r->ran_on_gpu ? r->gpu_name : "no GPU", r->arch, r->n_captures,
            r->build_seconds, r->check_seconds, r->timing_seconds, r->total_seconds);
+    if (r->instances[0])
+        printf("instantiations judged (a variant must pass all): %s; timed: %s\n",
+               r->instances, r->timed_instance);
     if (r->ran_on_gpu)
         printf("original: median %.4f ms (p25 %.4f, p75 %.4f, %zu runs)\n", r->original.median_ms,
                r->original.p25_ms, r->original.p75_ms, r->original.runs);

@@ -116,6 +116,13 @@ typedef struct round_job {
     cstr_vec argv;
 } round_job;
 
+/* Whether `tune FILE` tunes kernel k of FILE's model m (tune_headers.c): a
+ * definition of the main file, or of a project header the file includes
+ * (not made by a macro) that no target of targets (of another file given
+ * to the same run) already is. */
+int tune_kernel_of_file(const tu_model *m, const kernel *k, const tune_target *targets,
+                        size_t n_targets);
+
 /* tk's database key for loop->arch, and its kernels row once recording */
 void tune_key_kernel(tune_loop *loop, tune_target *tk);
 /* writes rj's variants and fills pj with the judge's command line; 0, or

@@ -78,7 +78,7 @@ static void start_recording(tune_loop *run, const hn_judge_result *r, arena *a)
 /* one judged proposal in the tuning database: its evaluation and the
  * variant with the policy that made it */
 static void record_variant(tune_loop *run, tune_target *tk, const tune_proposal *tp,
-                           const hn_variant_verdict *v, double speedup)
+                           const hn_variant_verdict *v, double speedup, const char *instances)
 {
     int pass = v->verdict == VERDICT_PASS;
     double ms = v->timing.median_ms;
@@ -101,6 +101,7 @@ static void record_variant(tune_loop *run, tune_target *tk, const tune_proposal 
     tv.spread_ms = pass && isfinite(spread) ? spread : NAN;
     tv.speedup = pass && isfinite(speedup) ? speedup : NAN;
     tv.gpu_name = run->gpu_name;
+    tv.instances = instances && *instances ? instances : NULL; /* a template's */
     strbuf err;
     sb_init(&err);
     if (tunedb_record_evaluation(run->db, tk->key, hash, verdict_name(v->verdict),
@@ -150,7 +151,7 @@ static void record_results(tune_loop *run, tune_target *tk, const hn_judge_resul
             vec_push(&tk->row.progress_best, speedup);
         }
         if (run->db)
-            record_variant(run, tk, &props[i], v, speedup);
+            record_variant(run, tk, &props[i], v, speedup, r->instances);
     }
 }
 
@@ -158,7 +159,7 @@ static void record_results(tune_loop *run, tune_target *tk, const hn_judge_resul
 int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *pj, arena *a)
 {
     rj->tk = tk;
-    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->row.file, a), tk->index,
+    rj->dir = arena_printf(a, "%s/%s-k%zu-r%d", run->work, hn_capture_tag(tk->model->main_file, a), tk->index,
                            tk->rounds);
     if (dir_create_all(rj->dir, 0755) != 0) {
         snprintf(tk->detail, sizeof tk->detail, "%s: %s", rj->dir, strerror(errno));
@@ -167,7 +168,7 @@ int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *p
     cstr_vec *argv = &rj->argv;
     vec_push(argv, run->self);
     vec_push(argv, "judge");
-    vec_push(argv, tk->row.file);
+    vec_push(argv, tk->model->main_file); /* the TU, a header kernel's too */
     vec_push(argv, tk->k->qualified_name);
     vec_push(argv, "--captures");
     vec_push(argv, tk->captures);

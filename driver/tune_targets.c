@@ -146,7 +146,7 @@ static void target_init(tune_target *tk, tu_model *m, size_t i, const char *capt
 {
     const kernel *k = &m->kernels.items[i];
     memset(tk, 0, sizeof *tk);
-    tk->row.file = m->main_file;
+    tk->row.file = k->decl_range.file; /* the header, for a kernel of one */
     tk->row.kernel = k->qualified_name;
     tk->row.status = "no_gain";
     tk->row.best_label = "";
@@ -167,7 +167,7 @@ static void target_init(tune_target *tk, tu_model *m, size_t i, const char *capt
         tk->done = 1;
         tk->row.status = "not_captured";
         snprintf(tk->detail, sizeof tk->detail, "no launch of it was captured%s",
-                 k->is_template ? " (template kernels are not captured yet)" : "");
+                 k->is_template ? " (of a template: no launch named its instantiation)" : "");
     }
 }
 
@@ -200,8 +200,7 @@ static int load_targets(tune_session *s, const char *file)
         return -1;
     for (size_t i = 0; i < m->kernels.len; i++) {
         const kernel *k = &m->kernels.items[i];
-        if (!k->is_definition || strcmp(k->decl_range.file, m->main_file) != 0 ||
-            !wanted_kernel(&s->o, k))
+        if (!tune_kernel_of_file(m, k, s->targets.items, s->targets.len) || !wanted_kernel(&s->o, k))
             continue;
         tune_target tk;
         target_init(&tk, m, i, s->captures, &s->o, &s->a);

@@ -49,6 +49,12 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
             c->arg_alloc[i] = -1;
             if (i + 1 > c->nargs)
                 c->nargs = i + 1;
+        } else if (strncmp(line, "instance ", 9) == 0) {
+            size_t len = strcspn(line + 9, "\n");
+            if (len >= sizeof c->instance)
+                len = sizeof c->instance - 1;
+            memcpy(c->instance, line + 9, len);
+            c->instance[len] = '\0';
         } else if (strncmp(line, "end", 3) == 0) {
             ended = 1;
         }

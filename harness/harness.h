@@ -126,6 +126,9 @@ typedef struct hn_capture {
     unsigned grid[3];           /* and its grid's */
     double launch_ms;           /* the launch's wall time when captured, to
                                    its synchronize (0: not recorded) */
+    char instance[1024];        /* a template kernel's instantiation as the
+                                   host compiler named it ("k<256, float>");
+                                   "" for a kernel that is no template */
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
@@ -155,6 +158,16 @@ void hn_absolute(hn_dtype t, unsigned char *data, size_t size);
  * replay_header's main over the table {original, variant 0, ...}. */
 int hn_replay_source(const tu_model *m, size_t kernel_index, const char *const *variants,
                      size_t n_variants, const char *replay_header, strbuf *out, strbuf *err);
+/* The same for a template kernel: a row of the table per instantiation
+ * (instances as the captures name them, "ns::k<256, float>"), the row a
+ * capture's `instance` names being the one its launch runs; a variant is
+ * the template rewritten.  A kernel defined in a header the TU includes
+ * gets its variants at the end of the TU, in its namespaces.  instances
+ * are ignored for a kernel that is no template. */
+int hn_replay_source_instances(const tu_model *m, size_t kernel_index,
+                               const char *const *variants, size_t n_variants,
+                               const char *const *instances, size_t n_instances,
+                               const char *replay_header, strbuf *out, strbuf *err);
 /* A variant's text with its kernel's name (the first `name` after
  * __global__) replaced by new_name, in a; NULL if it has none. */
 char *hn_rename_kernel(const char *text, const char *name, const char *new_name, arena *a);
@@ -242,6 +255,11 @@ typedef struct hn_judge_result {
     hn_timing original;
     hn_variant_verdict variants[HN_MAX_VARIANTS];
     size_t n_variants;
+    /* a template kernel's: the instantiations its captures ran, one a
+     * line (each variant passed on all of them, or failed), and the one of
+     * the first capture, which is timed; "" for a kernel that is no template */
+    char instances[4096];
+    char timed_instance[1024];
     /* where the time went: building the driver, the correctness runs
      * (reference, magnitudes, every input set), the timing rounds */
     double build_seconds, check_seconds, timing_seconds, total_seconds;

@@ -59,6 +59,44 @@ static int live(const hn_variant_verdict *v)
 
 /* ---- step: the TU and the kernel -------------------------------------------- */
 
+/* a template kernel's instantiations, as its captures name them: every
+ * capture must name one (the driver runs each on its own) */
+static step_result note_instances(judgement *j)
+{
+    const kernel *k = &j->m.kernels.items[j->kernel_index];
+    hn_judge_result *res = j->res;
+    res->instances[0] = res->timed_instance[0] = '\0';
+    if (!k->is_template)
+        return STEP_NEXT;
+    size_t used = 0;
+    for (size_t ci = 0; ci < j->rq->n_captures; ci++) {
+        hn_capture c;
+        if (hn_capture_read(j->rq->captures[ci], &c, j->err) != 0)
+            return STEP_FAILED;
+        if (!c.instance[0]) {
+            sb_printf(j->err, "%s: a capture of template kernel %s names no instantiation",
+                      c.dir, k->qualified_name);
+            return STEP_FAILED;
+        }
+        if (ci == 0)
+            snprintf(res->timed_instance, sizeof res->timed_instance, "%s", c.instance);
+        /* one a line, each once */
+        size_t n = strlen(c.instance);
+        int seen = 0;
+        for (const char *p = res->instances; *p && !seen; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+            seen = strncmp(p, c.instance, n) == 0 && (p[n] == '\n' || p[n] == '\0');
+        if (seen)
+            continue;
+        if (used + n + 2 > sizeof res->instances) {
+            sb_printf(j->err, "template kernel %s: too many instantiations", k->qualified_name);
+            return STEP_FAILED;
+        }
+        used += (size_t)snprintf(res->instances + used, sizeof res->instances - used, "%s%s",
+                                 used ? "\n" : "", c.instance);
+    }
+    return STEP_NEXT;
+}
+
 static step_result find_kernel(judgement *j)
 {
     const hn_judge_request *rq = j->rq;
@@ -84,7 +122,7 @@ static step_result find_kernel(judgement *j)
         return STEP_FAILED;
     }
     j->kernel_index = (size_t)found;
-    return STEP_NEXT;
+    return note_instances(j);
 }
 
 static step_result make_work_dir(judgement *j)

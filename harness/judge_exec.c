@@ -74,7 +74,23 @@ int judge_build_driver(const hn_judge_request *rq, const tu_model *m, size_t ker
     const char *cu = arena_printf(a, "%s/%s.cu", rq->work_dir, name);
     const char *exe = arena_printf(a, "%s/%s", rq->work_dir, name);
     *exe_out = exe;
-    if (hn_replay_source(m, kernel_index, sources, n, header, &src, &err) != 0) {
+    /* a template kernel's driver instantiates what its captures ran */
+    cstr_vec instances = {0};
+    for (size_t c = 0; c < rq->n_captures; c++) {
+        hn_capture cap;
+        if (hn_capture_read(rq->captures[c], &cap, &err) != 0 || !cap.instance[0])
+            continue;
+        int seen = 0;
+        for (size_t i = 0; i < instances.len && !seen; i++)
+            seen = strcmp(instances.items[i], cap.instance) == 0;
+        if (!seen)
+            vec_push(&instances, arena_strdup(a, cap.instance));
+    }
+    sb_clear(&err);
+    int gen = hn_replay_source_instances(m, kernel_index, sources, n, instances.items,
+                                         instances.len, header, &src, &err);
+    vec_free(&instances);
+    if (gen != 0) {
         sb_printf(log, "driver source: %s\n", sb_str(&err));
         sb_free(&src);
         sb_free(&err);

@@ -38,6 +38,8 @@ enum { N_TIMING = sizeof timing_keys / sizeof timing_keys[0], N_PHASES = 4 };
 #define K_GPU_NAME "gpu_name"
 #define K_RAN_ON_GPU "ran_on_gpu"
 #define K_CAPTURES "captures"
+#define K_INSTANCES "instances"
+#define K_TIMED_INSTANCE "timed_instance"
 #define K_ORIGINAL "original"
 #define K_VARIANTS "variants"
 #define K_LABEL "label"
@@ -84,6 +86,10 @@ int hn_judge_json_write(const hn_judge_result *r, const char *path, strbuf *err)
     cJSON_AddStringToObject(root, K_GPU_NAME, r->gpu_name);
     cJSON_AddBoolToObject(root, K_RAN_ON_GPU, r->ran_on_gpu);
     cJSON_AddNumberToObject(root, K_CAPTURES, (double)r->n_captures);
+    if (r->instances[0]) {
+        cJSON_AddStringToObject(root, K_INSTANCES, r->instances);
+        cJSON_AddStringToObject(root, K_TIMED_INSTANCE, r->timed_instance);
+    }
     for (size_t i = 0; i < N_PHASES; i++)
         cJSON_AddNumberToObject(root, phase_keys[i].key, CFIELD(r, phase_keys[i].offset));
     cJSON_AddItemToObject(root, K_ORIGINAL, timing_json(&r->original));
@@ -148,6 +154,8 @@ int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *e
     r->kernel = string_in(root, K_KERNEL, a);
     string_into(root, K_ARCH, r->arch, sizeof r->arch);
     string_into(root, K_GPU_NAME, r->gpu_name, sizeof r->gpu_name);
+    string_into(root, K_INSTANCES, r->instances, sizeof r->instances);
+    string_into(root, K_TIMED_INSTANCE, r->timed_instance, sizeof r->timed_instance);
     r->ran_on_gpu = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, K_RAN_ON_GPU));
     double captures = number(root, K_CAPTURES);
     r->n_captures = isfinite(captures) && captures > 0 ? (size_t)captures : 0;

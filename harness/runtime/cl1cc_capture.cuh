@@ -58,6 +58,84 @@ static inline int *launch_counts()
     return counts;
 }
 
+/* The instantiation a template kernel's launch runs, as the host compiler
+ * spells it ("k<256, float>", "ns::k<unsigned int>"): F is the kernel's
+ * pointer type, f the instantiation.  gcc writes "[with F = ...; F f =
+ * k<256, float>]", clang "[F = ..., f = &k<256, float>]". */
+template <class F, F f>
+inline const char *instance_text()
+{
+    return __PRETTY_FUNCTION__;
+}
+
+/* the instantiation out of instance_text()'s text, into out */
+static inline void instance_name(const char *pretty, char *out, size_t size)
+{
+    const char *p = 0;
+    for (const char *q = pretty; (q = strstr(q, " f = ")) != 0; q++)
+        p = q + 5;
+    out[0] = '\0';
+    if (!p)
+        return;
+    if (*p == '&')
+        p++;
+    const char *end = strrchr(p, ']');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n >= size)
+        n = size - 1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+}
+
+/* the parameter types of a kernel through its pointer: what the arguments
+ * of a template kernel's launch are converted to */
+template <int I, class... P>
+struct param_at;
+template <class H, class... P>
+struct param_at<0, H, P...> {
+    typedef H type;
+};
+template <int I, class H, class... P>
+struct param_at<I, H, P...> {
+    typedef typename param_at<I - 1, P...>::type type;
+};
+template <int I, class... P>
+inline typename param_at<I, P...>::type arg_as(void (*)(P...), typename param_at<I, P...>::type v)
+{
+    return v;
+}
+
+/* whether a converted argument is a pointer (its allocation is saved) */
+template <class T>
+inline int is_pointer(T *const &)
+{
+    return 1;
+}
+template <class T>
+inline int is_pointer(const T &)
+{
+    return 0;
+}
+
+/* launches seen per (kernel, instantiation): each instantiation of a
+ * template kernel gets its own first N captures */
+enum { max_instances = 1024 };
+static inline int instance_count(int index, const char *instance)
+{
+    static int kernel_of[max_instances], count[max_instances];
+    static char name[max_instances][256];
+    static int used = 0;
+    for (int i = 0; i < used; i++)
+        if (kernel_of[i] == index && strncmp(name[i], instance, sizeof name[i]) == 0)
+            return count[i]++;
+    if (used == max_instances)
+        return 1 << 30;
+    kernel_of[used] = index;
+    snprintf(name[used], sizeof name[used], "%s", instance);
+    count[used] = 1;
+    return used++, 0;
+}
+
 static inline void fail(const char *what, const char *detail)
 {
     fprintf(stderr, "cl1cc capture: %s: %s\n", what, detail);
@@ -96,19 +174,29 @@ struct launch {
     int arg_alloc[max_args];
     unsigned long long arg_offset[max_args];
     struct timespec started; /* when the inputs were saved, just before the launch */
+    char instance[1024];     /* a template kernel's instantiation, or "" */
 
-    /* tag: the TU's folder under the capture root, one per source file */
+    /* tag: the TU's folder under the capture root, one per source file;
+     * pretty: instance_text<F, f>() for a template kernel's instantiation
+     * f (its first N launches are captured, whatever the other
+     * instantiations did), or 0 */
     launch(const char *tag, const char *name, int index, dim3 g, dim3 b, size_t s,
-           cudaStream_t st)
+           cudaStream_t st, const char *pretty = 0)
         : kernel(name), kernel_index(index), grid(g), block(b), shmem(s), stream(st),
           nargs(0), active(0), nallocs(0)
     {
+        instance[0] = '\0';
         const char *root = capture_dir();
         if (!root || index < 0 || index >= max_kernels)
             return;
-        int seq = launch_counts()[index]++;
-        if (seq >= capture_limit())
+        if (pretty) {
+            instance_name(pretty, instance, sizeof instance);
+            if (instance_count(index, instance) >= capture_limit())
+                return;
+        } else if (launch_counts()[index] >= capture_limit()) {
             return;
+        }
+        int seq = launch_counts()[index]++;
         mkdir(root, 0755);
         snprintf(dir, sizeof dir, "%s/%s", root, tag);
         mkdir(dir, 0755);
@@ -218,6 +306,8 @@ struct launch {
             return;
         }
         fprintf(f, "cl1cc-capture 1\nkernel %s\nindex %d\n", kernel, kernel_index);
+        if (instance[0])
+            fprintf(f, "instance %s\n", instance);
         fprintf(f, "grid %u %u %u\nblock %u %u %u\nshmem %zu\n", grid.x, grid.y, grid.z,
                 block.x, block.y, block.z, shmem);
         fprintf(f, "launch_ms %.3f\n", launch_ms);

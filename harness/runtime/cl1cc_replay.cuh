@@ -429,6 +429,44 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
     return 0;
 }
 
+/* the instantiation a capture's meta names ("instance k<256, float>"), into
+ * out ("" when none) */
+static inline void meta_instance(const char *path, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die(2, path, strerror(errno));
+    char line[2 * max_value_bytes + 256];
+    out[0] = '\0';
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "instance ", 9) == 0) {
+            size_t n = strcspn(line + 9, "\n");
+            if (n >= size)
+                n = size - 1;
+            memcpy(out, line + 9, n);
+            out[n] = '\0';
+        }
+    fclose(f);
+}
+
+/* A template kernel's driver: a row of the table (original and variants,
+ * nkernels of them) per instantiation; the capture's instantiation picks
+ * the row, and a capture of another one is an error. */
+static inline int run_instance(int argc, char **argv, const char *const *instances,
+                               int ninstances, const void *const *kernels, int nkernels,
+                               const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
+{
+    if (argc < 5)
+        die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
+    char instance[1024];
+    meta_instance(argv[2], instance, sizeof instance);
+    for (int i = 0; i < ninstances; i++)
+        if (strcmp(instances[i], instance) == 0)
+            return run(argc, argv, kernels + i * nkernels, nkernels, rules, sm_grids + i * nkernels);
+    die(2, "the capture's instantiation is not in this driver", instance[0] ? instance : "(none)");
+    return 2;
+}
+
 } // namespace cl1cc_replay
 
 #endif

@@ -17,11 +17,45 @@ for name in single multi_shared_device namespaces uses_header lambdas macros; do
     fi
     echo "ok: instrumented $name compiles ($(grep -c 'cl1cc capture of launch' "$work/$name.cu") launches)"
 done
+# template kernels: every launch whose instantiation is named (written or
+# deduced outside a function template) is instrumented, and compiles
+for name in template_one template_two; do
+    if ! "$tool" instrument "$here/fixtures/$name.cu" "$share/runtime/cl1cc_capture.cuh" >"$work/$name.cu" 2>"$work/$name.report"; then
+        echo "FAIL: instrument $name: $(cat "$work/$name.report")"; fail=1; continue
+    fi
+    if ! nvcc -arch=sm_90 -c "$work/$name.cu" -o "$work/$name.o" 2>"$work/$name.err"; then
+        echo "FAIL: instrumented $name does not compile:"; head -5 "$work/$name.err"; fail=1; continue
+    fi
+    echo "ok: instrumented $name compiles ($(grep -c 'cl1cc capture of launch' "$work/$name.cu") launches)"
+done
+# the instantiation a capture records, as the host compiler names it (run
+# on the host: no CUDA call)
+cat >"$work/instance.cu" <<'EOF2'
+#include "cl1cc_capture.cuh"
+namespace tk { template <int B, typename T> __global__ void scale(T *, T, int) {} }
+template <typename T> __global__ void fill(const T *, int) {}
+template <typename T> const char *in_template() { return cl1cc_capture::instance_text<decltype(&fill<T>), &fill<T>>(); }
+int main()
+{
+    char out[256];
+    cl1cc_capture::instance_name(cl1cc_capture::instance_text<decltype(&tk::scale<128, float>), &tk::scale<128, float>>(), out, sizeof out);
+    printf("%s\n", out);
+    cl1cc_capture::instance_name(in_template<unsigned>(), out, sizeof out);
+    printf("%s\n", out);
+    return 0;
+}
+EOF2
+if nvcc -arch=sm_90 -I"$share/runtime" "$work/instance.cu" -o "$work/instance" 2>"$work/instance.err" &&
+   [ "$("$work/instance")" = "$(printf 'tk::scale<128, float>\nfill<unsigned int>')" ]; then
+    echo "ok: a capture names its instantiation"
+else
+    echo "FAIL: instantiation names: $("$work/instance" 2>&1) $(head -3 "$work/instance.err")"; fail=1
+fi
 # launches by macros are reported and left as they were
-if grep -q "fill_zero.*not captured: the launch is written by a macro" "$work/macros.report" &&
+if grep -q "fill_zero.*not_captured: launched from a macro" "$work/macros.report" &&
    ! grep -q "LAUNCH(fill_zero, p)" "$work/macros.cu" >/dev/null 2>&1; then
     echo "FAIL: a macro-made launch was rewritten"; fail=1
-elif grep -q "not captured: the launch is written by a macro" "$work/macros.report"; then
+elif grep -q "not_captured: launched from a macro" "$work/macros.report"; then
     echo "ok: macro-made launches left alone"
 else
     echo "FAIL: no report of the macro-made launches: $(cat "$work/macros.report")"; fail=1
@@ -42,6 +76,30 @@ if "$tool" replay "$fx/single.cu" saxpy "$share/runtime/cl1cc_replay.cuh" "$here
     echo "ok: replay driver for saxpy builds"
 else
     echo "FAIL: replay driver:"; head -5 "$work/driver.err"; fail=1
+fi
+# a template kernel's driver (a row per instantiation) and a header kernel's
+# driver build and link
+if "$tool" replay "$here/fixtures/template_two.cu" tk::scale "$share/runtime/cl1cc_replay.cuh" \
+       "instance=tk::scale<128, float>" "instance=tk::scale<256, float>" \
+       "$here/variants/scale_template_guarded.cu" >"$work/tdriver.cu" 2>"$work/tdriver.err" &&
+   nvcc -arch=sm_90 "$work/tdriver.cu" -o "$work/tdriver" 2>>"$work/tdriver.err"; then
+    echo "ok: replay driver for the template tk::scale builds"
+else
+    echo "FAIL: template replay driver:"; head -5 "$work/tdriver.err"; fail=1
+fi
+if "$tool" replay "$fx/header_kernel_b.cu" scale_all "$share/runtime/cl1cc_replay.cuh" \
+       "$here/variants/scale_all_restrict.cu" >"$work/hdriver.cu" 2>"$work/hdriver.err" &&
+   nvcc -arch=sm_90 "$work/hdriver.cu" -I"$fx" -o "$work/hdriver" 2>>"$work/hdriver.err"; then
+    echo "ok: replay driver for the header kernel scale_all builds"
+else
+    echo "FAIL: header kernel replay driver:"; head -5 "$work/hdriver.err"; fail=1
+fi
+# a template kernel with no instantiation is refused
+if "$tool" replay "$here/fixtures/template_two.cu" tk::scale "$share/runtime/cl1cc_replay.cuh" \
+       "$here/variants/scale_template_guarded.cu" >/dev/null 2>&1; then
+    echo "FAIL: a template driver without instantiations was made"; fail=1
+else
+    echo "ok: a template driver needs its instantiations"
 fi
 # a variant without the kernel is refused
 printf '__device__ int nothing() { return 0; }\n' >"$work/bad_variant.cu"

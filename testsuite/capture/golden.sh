@@ -84,8 +84,18 @@ instrument instrument_namespaces "$fx/namespaces.cu"
 instrument instrument_multi_shared_device "$fx/multi_shared_device.cu"
 instrument instrument_macros "$fx/macros.cu"
 instrument instrument_vector_scale "$ex/vector_scale.cu"
+instrument instrument_template_one "$here/fixtures/template_one.cu"
+instrument instrument_template_two "$here/fixtures/template_two.cu"
+instrument instrument_header_kernel_a "$fx/header_kernel_a.cu"
+instrument instrument_header_kernel_b "$fx/header_kernel_b.cu"
 replay replay_vector_scale_scale_clamp "$ex/vector_scale.cu" scale_clamp \
     "$jv/scale_clamp.correct.cu" "$jv/scale_clamp.caches.cu"
 replay replay_vector_scale_row_sums "$ex/vector_scale.cu" row_sums "$jv/row_sums.correct_unrolled.cu"
 replay replay_namespaces_bump "$fx/namespaces.cu" outer::inner::bump "$here/variants/bump_twice.cu"
+# a template kernel: a row per captured instantiation
+replay replay_template_two_scale "$here/fixtures/template_two.cu" tk::scale \
+    "instance=tk::scale<128, float>" "instance=tk::scale<256, float>" "$here/variants/scale_template_guarded.cu"
+replay replay_template_one_add_one "$here/fixtures/template_one.cu" add_one "instance=add_one<256>"
+# a kernel of a header: its variants at the end of the TU that includes it
+replay replay_header_kernel_b_scale_all "$fx/header_kernel_b.cu" scale_all "$here/variants/scale_all_restrict.cu"
 exit $fail

@@ -3,7 +3,8 @@
  * for the tests: `hn_tool instrument FILE RUNTIME-HEADER [CLANG-FLAGS...]`
  * prints the instrumented TU (tagged as `cl1cc capture` tags it, from the
  * file's real path); `hn_tool replay FILE KERNEL REPLAY-HEADER
- * VARIANT-FILE... [-- CLANG-FLAGS...]` prints a replay driver.
+ * [instance=INSTANTIATION...] VARIANT-FILE... [-- CLANG-FLAGS...]` prints a
+ * replay driver (a template kernel's, one row per instantiation).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +55,19 @@ int main(int argc, char **argv)
                 if (strcmp(m.kernels.items[i].qualified_name, argv[3]) == 0)
                     index = (long)i;
             const char **variants = calloc((size_t)argc, sizeof *variants);
-            size_t n = 0;
+            const char **instances = calloc((size_t)argc, sizeof *instances);
+            size_t n = 0, ni = 0;
             for (int i = 5; i < dash; i++) {
                 char *text;
-                if (file_read_all(argv[i], 0, &text, NULL) == 0)
+                if (strncmp(argv[i], "instance=", 9) == 0)
+                    instances[ni++] = argv[i] + 9;
+                else if (file_read_all(argv[i], 0, &text, NULL) == 0)
                     variants[n++] = text;
             }
-            if (index >= 0 &&
-                hn_replay_source(&m, (size_t)index, variants, n, argv[4], &out, &err) == 0)
+            if (index >= 0 && hn_replay_source_instances(&m, (size_t)index, variants, n, instances,
+                                                         ni, argv[4], &out, &err) == 0)
                 rc = 0;
+            free(instances);
             for (size_t i = 0; i < n; i++)
                 free((char *)variants[i]);
             free(variants);

@@ -1,7 +1,8 @@
 /*
  * test_capture_io.c: captures compress to .gz and read back byte for byte;
  * a damaged or short compressed file is an error, not a crash; perturbation
- * changes floats reproducibly and leaves integers alone.
+ * changes floats reproducibly and leaves integers alone; a capture's meta
+ * gives the instantiation of a template kernel.
  */
 #include <stdlib.h>
 #include <math.h>
@@ -69,6 +70,21 @@ int main(void)
     int negative[2] = {-1, -7};
     hn_absolute(HN_I32, (unsigned char *)negative, sizeof negative);
     CHECK(negative[0] == -1 && negative[1] == -7);
+
+    /* a template kernel's capture names its instantiation; others none */
+    snprintf(path, sizeof path, "%s/meta", sub);
+    FILE *mf = fopen(path, "w");
+    CHECK(mf != NULL);
+    fputs("cl1cc-capture 1\nkernel tk::scale\nindex 0\ninstance tk::scale<128, float>\n"
+          "grid 4 1 1\nblock 128 1 1\nshmem 0\nargs 0\nend\n", mf);
+    fclose(mf);
+    hn_capture cap;
+    CHECK(hn_capture_read(sub, &cap, &err) == 0);
+    CHECK(strcmp(cap.instance, "tk::scale<128, float>") == 0 && cap.grid[0] == 4);
+    mf = fopen(path, "w");
+    fputs("cl1cc-capture 1\nkernel k\nindex 0\nargs 0\nend\n", mf);
+    fclose(mf);
+    CHECK(hn_capture_read(sub, &cap, &err) == 0 && cap.instance[0] == '\0');
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -332,7 +332,7 @@ static void test_roundtrip(void)
                 "saxpy2|a.cu|{\"loops\":1}"));
     CHECK(streq(sql_text(path, "SELECT count(*) FROM kernels", &a), "2"));
     CHECK(streq(sql_text(path, "SELECT count(*) FROM evaluations", &a), "2"));
-    CHECK(streq(sql_text(path, "PRAGMA user_version", &a), "1"));
+    CHECK(streq(sql_text(path, "PRAGMA user_version", &a), "2"));
     CHECK(streq(sql_text(path, "PRAGMA application_id", &a), "1668034915"));
     CHECK(streq(sql_text(path, "PRAGMA journal_mode", &a), "wal"));
     /* the lookup is served by the index */
@@ -673,7 +673,7 @@ static void test_open_errors(void)
     CHECK(err.len == 0);
     db = open_rw(empty); /* and read-write gives it the schema */
     tunedb_close(db);
-    CHECK(streq(sql_text(empty, "PRAGMA user_version", &a), "1"));
+    CHECK(streq(sql_text(empty, "PRAGMA user_version", &a), "2"));
 
     /* garbage: refused in both modes, and left as it was */
     const char *garbage = in_scratch(&a, "garbage.db");
@@ -724,9 +724,9 @@ static void test_open_errors(void)
     const char *future = in_scratch(&a, "future.db");
     db = open_rw(future);
     tunedb_close(db);
-    CHECK(streq(sql_text(future, "PRAGMA user_version = 2", &a), "(no row)"));
+    CHECK(streq(sql_text(future, "PRAGMA user_version = 3", &a), "(no row)"));
     expect_open_error(future, "future version", "newer");
-    CHECK(streq(sql_text(future, "PRAGMA user_version", &a), "2")); /* left alone */
+    CHECK(streq(sql_text(future, "PRAGMA user_version", &a), "3")); /* left alone */
 
     /* someone else's SQLite database, with tables or only an id */
     const char *foreign = in_scratch(&a, "foreign.db");
@@ -1152,10 +1152,60 @@ static void test_concurrency(void)
     arena_free(&a);
 }
 
+/* ---- instantiations and the version 1 schema --------------------------------- */
+
+/* a template kernel's variant keeps the instantiations it was verified on;
+ * a version 1 file (no instances column) reads read-only as it is (no
+ * instantiations) and is migrated by a read-write open */
+static void test_migrate(void)
+{
+    arena a;
+    arena_init(&a);
+    const char *k = key_for(&a, "tk");
+    const char *path = in_scratch(&a, "migrate.db");
+    tunedb *db = open_rw(path);
+    if (!db)
+        return;
+    tunedb_variant v = variant(k, "sm_90", 1, 2.0, "template <int B> __global__ void k() {}");
+    v.instances = "k<256>\nk<128>";
+    record(db, &v);
+    tunedb_variant got;
+    strbuf err;
+    sb_init(&err);
+    CHECK(tunedb_best_variant(db, k, "sm_90", &a, &got, &err) == 1);
+    CHECK(got.instances && streq(got.instances, "k<256>\nk<128>"));
+    tunedb_close(db);
+    /* made a version 1 file: the column gone, the version 1 */
+    CHECK(streq(sql_text(path, "ALTER TABLE variants DROP COLUMN instances", &a), "(no row)"));
+    CHECK(streq(sql_text(path, "PRAGMA user_version = 1", &a), "(no row)"));
+    db = NULL;
+    CHECK(tunedb_open(path, TUNEDB_READONLY, &db, &err) == 0 && db);
+    if (db) {
+        CHECK(tunedb_best_variant(db, k, "sm_90", &a, &got, &err) == 1);
+        CHECK(got.instances == NULL && got.source && strstr(got.source, "__global__"));
+        tunedb_close(db);
+    }
+    CHECK(streq(sql_text(path, "PRAGMA user_version", &a), "1")); /* read-only: left alone */
+    db = open_rw(path);
+    if (db) {
+        CHECK(streq(sql_text(path, "PRAGMA user_version", &a), "2"));
+        CHECK(tunedb_best_variant(db, k, "sm_90", &a, &got, &err) == 1 && got.instances == NULL);
+        tunedb_variant w = variant(k, "sm_90", 1, 3.0, "template <int B> __global__ void k() { }");
+        w.instances = "k<64>";
+        record(db, &w);
+        CHECK(tunedb_best_variant(db, k, "sm_90", &a, &got, &err) == 1);
+        CHECK(got.instances && streq(got.instances, "k<64>"));
+        CHECK(tunedb_check(db, &err) == 0);
+        tunedb_close(db);
+    }
+    sb_free(&err);
+    arena_free(&a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: test_db roundtrip|best|key|open_errors|fuzz|concurrency\n");
+        fprintf(stderr, "usage: test_db roundtrip|best|key|open_errors|fuzz|concurrency|migrate\n");
         return 2;
     }
     scratch_make();
@@ -1172,6 +1222,8 @@ int main(int argc, char **argv)
         test_fuzz();
     else if (!strcmp(t, "concurrency"))
         test_concurrency();
+    else if (!strcmp(t, "migrate"))
+        test_migrate();
     else {
         fprintf(stderr, "test_db: no test %s\n", t);
         failures++;

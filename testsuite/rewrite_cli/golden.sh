@@ -20,9 +20,15 @@ ok() { echo "ok: $name: $*"; }
 bad() { echo "FAIL: $name: $*"; fail=1; }
 
 cp "$fx/$name.cu" "$name.cu"
+# a template kernel's variant applies to the instantiations it was verified
+# on: fixtures/NAME.instances gives them ("KERNEL INST;INST...")
+instances_of() { [ -f "$fx/$name.instances" ] && grep "^$1 " "$fx/$name.instances" | cut -d' ' -f2-; }
 grep -v '^#' "$fx/$name.variants" | while read -r kernel variant speedup edits; do
+    inst=$(instances_of "$kernel")
     if [ -n "$edits" ]; then
         "$put" "$name.cu" "$kernel" "$fx/$variant" "$speedup" --gpu "NVIDIA H200" --launch-edits "$edits" -- $flags
+    elif [ -n "$inst" ]; then
+        "$put" "$name.cu" "$kernel" "$fx/$variant" "$speedup" --gpu "NVIDIA H200" --instances "$inst" -- $flags
     else
         "$put" "$name.cu" "$kernel" "$fx/$variant" "$speedup" --gpu "NVIDIA H200" -- $flags
     fi >/dev/null || exit 1
@@ -79,7 +85,8 @@ if nvcc $flags -c rewritten.cu -o rewritten.o 2>nvcc.err; then ok "nvcc -c compi
 # 6. the wrapper never splices on top of a rewritten kernel: not the entry
 # the rewrite came from (its key changed with its text), nor an entry made
 # for the rewritten text
-devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" /dev/stdout 2>/dev/null; }
+# (through a file: objcopy 2.40 writes nothing to /dev/stdout)
+devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" "$1.fatbin" 2>/dev/null && cat "$1.fatbin"; }
 CL1CC_VERBOSE=1 "$cl1cc" $flags -c rewritten.cu -o w1.o 2>w1.err
 if ! grep -q "verified variant [0-9]" w1.err; then ok "wrapper: the old entries no longer apply"; else bad "wrapper spliced into the rewritten file"; cat w1.err; fi
 first=$(grep -v '^#' "$fx/$name.variants" | head -n 1 | cut -d' ' -f1)

@@ -5,7 +5,9 @@
  * verified it; with the GPU name, launch edits and arch the test asks for.
  * Prints each key it recorded.
  * usage: db_put FILE KERNEL VARIANT.cu SPEEDUP [--gpu NAME] [--arch sm_XX]
- *                [--launch-edits JSON] [--unverified] -- NVCC-FLAGS...
+ *                [--launch-edits JSON] [--instances "k<256>;k<128>"] [--unverified]
+ *                -- NVCC-FLAGS...
+ *        (--instances: a template kernel's instantiations it was verified on)
  *        db_put --count    (integrity check, then the number of variants)
  */
 #include <sqlite3.h>
@@ -53,6 +55,7 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--count") == 0)
         return count_rows();
     const char *gpu = NULL, *arch = NULL, *launch_edits = NULL;
+    char *instances = NULL;
     int verified = 1, dash = -1;
     for (int i = 5; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -64,13 +67,18 @@ int main(int argc, char **argv)
             arch = argv[++i];
         } else if (strcmp(argv[i], "--launch-edits") == 0 && i + 1 < argc) {
             launch_edits = argv[++i];
+        } else if (strcmp(argv[i], "--instances") == 0 && i + 1 < argc) {
+            instances = argv[++i]; /* ';' between them, stored one a line */
+            for (char *c = instances; *c; c++)
+                if (*c == ';')
+                    *c = '\n';
         } else if (strcmp(argv[i], "--unverified") == 0) {
             verified = 0;
         }
     }
     if (argc < 6 || dash < 0) {
         fprintf(stderr, "usage: db_put FILE KERNEL VARIANT.cu SPEEDUP [--gpu NAME] [--arch sm_XX] "
-                        "[--launch-edits JSON] [--unverified] -- NVCC-FLAGS...\n");
+                        "[--launch-edits JSON] [--instances LIST] [--unverified] -- NVCC-FLAGS...\n");
         return 2;
     }
     nvcc_cmdline cl;
@@ -131,6 +139,7 @@ int main(int argc, char **argv)
         v.variant_ms = 2.0 / v.speedup;
         v.spread_ms = 0.01;
         v.gpu_name = gpu;
+        v.instances = instances;
         rc = tunedb_record_kernel(db, key, k->qualified_name, argv[1], "", NULL, &err) ||
              tunedb_record_variant(db, &v, NULL, &err);
         if (rc == 0)

@@ -6,14 +6,21 @@ namespace blas {
     /* cl1cc-optimized: kernel=blas::axpy speedup=2.40 arch=sm_90 gpu="NVIDIA H200" date=2025-01-01
      * key=53b5f08cef9bcc895b432bf1eaa0358e67f210e057833a4ea55f910bcaf25bda
      * variant=788ad8708d1b8f92babb7d3e65d6c8a1aced72c4017f55aa9524a70ffef3b3f2
-     * replaced=232 sha256=462332031a5d24eb89ff5236c8850e9212221603eccb6fd68f8bb506c2082bbc launch-edits=0
+     * replaced=443 sha256=c146eb396cf6ffa0b2827f965707f404819c11a09a24031450236903d23d442b launch-edits=1
      * original=202 sha256=dc3a2413c0d62dacd6dd34c1c4e15f36a2eafa765cb816fe8b71290bc8d88338 zlib-base64:
      * eNpFTL0KwjAY3H2KG2sbfAGrk4t7tyLhaxM1mD80SIL47iYpxRuO++EOAII0XlOQ6EPy0pKR
      * GI6bXIDzm3YTac7xdkqAok/NAGKYnX0FDGgjK5wYlA2w2zr7VC4oocIBk3bz4yziLqJdzEmZ
      * bDqE+1OSqNX+P7uiUejXvxVpVJd8RvkjFtnVZJl9fzFaNw0=
      * cl1cc-optimized-end */
     template <typename T>
-    __global__ void axpy(T a, const T *__restrict__ x, T *__restrict__ y, int n)
+    __global__ void axpy(T a, const T *x, T *y, int n)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n)
+            y[i] = a * x[i] + y[i];
+    }
+template <typename T>
+    __global__ void axpy__cl1cc_inst(T a, const T *__restrict__ x, T *__restrict__ y, int n)
     {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n)
@@ -47,7 +54,7 @@ __global__ void second(int *__restrict__ p) { p[1] = 2; }
 
 void run(float *x, float *y, int *p, int n)
 {
-    blas::axpy<float><<<(n + 255) / 256, 256>>>(2.0f, x, y, n);
+    /* cl1cc-launch was=Ymxhczo6YXhweTxmbG9hdD4= len=29 sha=d3387438 */blas::axpy__cl1cc_inst<float><<<(n + 255) / 256, 256>>>(2.0f, x, y, n);
     fill<<<(n + 255) / 256, 256>>>(y, 0.0f, n);
     first<<<1, 1>>>(p);
     second<<<1, 1>>>(p);
