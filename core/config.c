@@ -21,7 +21,7 @@ const config_variable config_variables[] = {
     {"CL1CC_DB_BUSY_MS=N", "db", "how long to wait for another process's lock (default 5000)"},
     {"CL1CC_NO_PCH=1", "frontend", "no precompiled CUDA headers (CACHE/pch)"},
     {"CL1CC_PCH_CACHE_MB=N", "frontend", "cap of CACHE/pch, least recently used out (default 256)"},
-    {"CL1CC_PARSE_IN_PROCESS=1", "frontend", "libclang in cl1cc's own process, not a child (debugging)"},
+    {"CL1CC_FRONTEND=PATH", "frontend", "the program holding libclang (default BIN/../libexec/cl1cc/cl1cc-frontend)"},
     {"CL1CC_STUB_DIR=DIR", "frontend",
      "clang's stand-ins for headers CUDA removed (default BIN/../share/cl1cc/clang-stubs)"},
     {"CL1CC_CLANG_RESOURCE_DIR=DIR", "frontend", "libclang's resource directory"},
@@ -53,7 +53,7 @@ static int on(const char *name)
 int config_disabled(void) { return on("CL1CC_DISABLE"); }
 int config_verbose(void) { return on("CL1CC_VERBOSE"); }
 int config_no_pch(void) { return on("CL1CC_NO_PCH"); }
-int config_parse_in_process(void) { return on("CL1CC_PARSE_IN_PROCESS"); }
+const char *config_frontend(void) { return value("CL1CC_FRONTEND"); }
 
 const char *config_nvcc(void) { return value("CL1CC_NVCC"); }
 const char *config_db_path_override(void) { return value("CL1CC_DB"); }

@@ -25,12 +25,12 @@ extern const size_t config_n_variables;
 int config_disabled(void);
 int config_verbose(void);
 int config_no_pch(void);
-int config_parse_in_process(void);
 
 /* the variable's value, or NULL when unset or empty */
 const char *config_nvcc(void);
 const char *config_db_path_override(void);
 const char *config_stub_dir(void);
+const char *config_frontend(void);
 const char *config_clang_resource_dir(void);
 const char *config_slurm_bin_dir(void);
 const char *config_capture_files(void);

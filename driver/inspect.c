@@ -4,7 +4,6 @@
  * tools, a short summary for people.
  */
 #include <cjson/cJSON.h>
-#include <clang-c/CXCompilationDatabase.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,37 +180,13 @@ static void print_summary(const tu_model *m, int with_body)
 static int flags_from_compdb(const char *build_dir, const char *file, arena *a,
                              str_vec *out, const char **directory)
 {
-    CXCompilationDatabase_Error err;
-    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
-    if (err != CXCompilationDatabase_NoError || !db) {
-        log_error("%s: no readable compile_commands.json", build_dir);
-        return -1;
-    }
-    char absolute[PATH_MAX];
-    if (!realpath(file, absolute))
-        snprintf(absolute, sizeof absolute, "%s", file);
-    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, absolute);
-    unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
-    if (n == 0) {
-        log_error("%s: %s is not in %s/compile_commands.json", file, file, build_dir);
-        if (cmds)
-            clang_CompileCommands_dispose(cmds);
-        clang_CompilationDatabase_dispose(db);
-        return -1;
-    }
-    CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-    CXString dir = clang_CompileCommand_getDirectory(cmd);
-    *directory = arena_strdup(a, clang_getCString(dir));
-    clang_disposeString(dir);
-    unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-    for (unsigned i = 1; i < nargs; i++) { /* 0 is the compiler */
-        CXString s = clang_CompileCommand_getArg(cmd, i);
-        vec_push(out, arena_strdup(a, clang_getCString(s)));
-        clang_disposeString(s);
-    }
-    clang_CompileCommands_dispose(cmds);
-    clang_CompilationDatabase_dispose(db);
-    return 0;
+    strbuf err;
+    sb_init(&err);
+    int rc = fe_compdb_command(build_dir, file, a, out, directory, &err);
+    if (rc != 0)
+        log_error("%s", sb_str(&err));
+    sb_free(&err);
+    return rc;
 }
 
 /* Paths in flags (-Ifoo, -isystem foo, -include foo.h) relative to the

@@ -20,7 +20,8 @@ static const char *stub_dir(const fe_options *opt, arena *a)
     const char *env = config_stub_dir();
     if (env)
         return env;
-    return arena_printf(a, "%s/../share/cl1cc/clang-stubs", self_exe_dir());
+    /* this runs in cl1cc-frontend, PREFIX/libexec/cl1cc */
+    return arena_printf(a, "%s/../../share/cl1cc/clang-stubs", self_exe_dir());
 }
 
 static const char *cuda_path(const fe_options *opt)

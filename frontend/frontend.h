@@ -34,13 +34,16 @@ typedef enum fe_status {
 fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                    strbuf *diags);
 
-/* The clang arguments fe_parse uses (for -v output and tests); the strings
- * live in a. */
-size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out);
 
 /* The text of a range, read through the model's file cache; NULL if the
  * file cannot be read. */
 const char *fe_range_text(const tu_model *m, const src_range *r, arena *a);
+
+/* The compile command of file in BUILD_DIR/compile_commands.json: its
+ * arguments after the compiler's name into args, its directory into
+ * *directory (strings in a).  0, or -1 with the reason in err. */
+int fe_compdb_command(const char *build_dir, const char *file, arena *a, str_vec *args,
+                      const char **directory, strbuf *err);
 
 /* ---- JSON view of a model (cl1cc inspect, prompts, reports) ----------- */
 struct cJSON;

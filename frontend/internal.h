@@ -50,6 +50,9 @@ int fe_range_in_macro(const fe_context *cx, const src_range *r);
 /* the range is exactly one macro invocation, "LAUNCH(k, p)" */
 int fe_range_is_invocation(const fe_context *cx, const src_range *r);
 
+/* clang_args.c: the clang arguments a parse uses; the strings live in a */
+size_t fe_clang_args(const fe_options *opt, arena *a, const char ***args_out);
+
 /* parse.c: fe_parse's work, in this process (parse_isolated.c runs it in
  * a child) */
 fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model *out,

@@ -1,10 +1,18 @@
 /*
  * model_json.c: the JSON view of a tu_model, as `cl1cc inspect` prints it
- * and as prompts and reports consume it.
+ * and as prompts and reports consume it, and the text of a model's range.
  */
 #include <cjson/cJSON.h>
 
 #include "frontend.h"
+
+const char *fe_range_text(const tu_model *m, const src_range *r, arena *a)
+{
+    const source_file *sf = model_file(m, r->file);
+    if (!sf || r->end > sf->len || r->begin > r->end)
+        return NULL;
+    return arena_strndup(a, sf->text + r->begin, r->end - r->begin);
+}
 
 static cJSON *range_json(const src_range *r)
 {

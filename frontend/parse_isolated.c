@@ -1,17 +1,16 @@
 /*
- * parse_isolated.c: fe_parse runs libclang in a child process, on a thread
- * with a large stack, and takes the model back as bytes (core's model
- * codec).  A crash, a stack overflow or a hang of the parser on a user's
- * code then costs a diagnostic line, never the cl1cc process (and so never
- * the user's build).
+ * parse_isolated.c: fe_parse runs cl1cc-frontend (frontend_main.c), the
+ * program that holds libclang, and takes the model back as bytes (core's
+ * model codec).  A crash, a stack overflow or a hang of the parser on a
+ * user's code costs a diagnostic line, never the cl1cc process (and so never
+ * the user's build); and cl1cc never loads LLVM itself.
  */
-#include "internal.h"
+#include "frontend.h"
 
 #include "config.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,48 +20,68 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* Deeply nested code (a 6000-branch else-if chain, a 100k-term sum)
- * recurses deeply in clang and in the AST walk; stack pages are only
- * committed when touched. */
-#define PARSE_STACK_BYTES ((size_t)1 << 30)
 #define PARSE_TIMEOUT_SECONDS 600
 #define MODEL_BYTES_LIMIT ((size_t)2 << 30)
 
-typedef struct parse_job {
-    const char *path;
-    const fe_options *opt;
-    tu_model model;
-    strbuf diags;
-    fe_status status;
-} parse_job;
+#ifndef CL1CC_FRONTEND_BUILD_PATH
+#define CL1CC_FRONTEND_BUILD_PATH ""
+#endif
 
-static void *run_job(void *arg)
+/* $CL1CC_FRONTEND, else beside this program (bin/../libexec/cl1cc), else
+ * where the build tree put it (tests run from there) */
+static const char *frontend_program(arena *a)
 {
-    parse_job *job = arg;
-    job->status = fe_parse_in_process(job->path, job->opt, &job->model, &job->diags);
+    const char *env = config_frontend();
+    if (env)
+        return env;
+    const char *beside = arena_printf(a, "%s/../libexec/cl1cc/cl1cc-frontend", self_exe_dir());
+    if (access(beside, X_OK) == 0)
+        return beside;
+    if (*CL1CC_FRONTEND_BUILD_PATH && access(CL1CC_FRONTEND_BUILD_PATH, X_OK) == 0)
+        return CL1CC_FRONTEND_BUILD_PATH;
     return NULL;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static const char **frontend_argv(const char *program, const char *path,
+                                  const fe_options *opt, arena *a)
 {
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
+    size_t n = 0, cap = opt->n_flags + 16;
+    const char **argv = arena_alloc(a, cap * sizeof *argv);
+    argv[n++] = program;
+    if (opt->with_bodies)
+        argv[n++] = "--with-bodies";
+    if (opt->max_errors > 0) {
+        argv[n++] = "--max-errors";
+        argv[n++] = arena_printf(a, "%d", opt->max_errors);
     }
-    return 0;
+    if (opt->max_source_bytes) {
+        argv[n++] = "--max-source-bytes";
+        argv[n++] = arena_printf(a, "%zu", opt->max_source_bytes);
+    }
+    if (opt->cuda_path) {
+        argv[n++] = "--cuda-path";
+        argv[n++] = opt->cuda_path;
+    }
+    if (opt->stub_dir) {
+        argv[n++] = "--stub-dir";
+        argv[n++] = opt->stub_dir;
+    }
+    argv[n++] = path;
+    argv[n++] = "--";
+    for (size_t i = 0; i < opt->n_flags; i++)
+        argv[n++] = opt->flags[i];
+    argv[n] = NULL;
+    return argv;
 }
 
-/* The child: parse, then write status, diagnostics and model; never returns. */
-static _Noreturn void child_parse(int fd, const char *path, const fe_options *opt)
+/* The child: stdout into the pipe, stderr (libclang's own crash report)
+ * away unless verbose, then the frontend program; never returns. */
+static _Noreturn void exec_frontend(int fd, const char *const *argv)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    /* libclang reports a crash it recovered from over a dozen lines of its
-     * own: the parent says it in one */
+    if (dup2(fd, STDOUT_FILENO) < 0)
+        _exit(127);
+    close(fd);
     if (log_get_level() < LOG_VERBOSE) {
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0) {
@@ -70,41 +89,8 @@ static _Noreturn void child_parse(int fd, const char *path, const fe_options *op
             close(null);
         }
     }
-    /* libclang parses on a thread of its own with an 8 MB stack unless told
-     * to use the caller's */
-    setenv("LIBCLANG_NOTHREADS", "1", 1);
-    /* over a file-size limit the precompiled header's write fails and the
-     * parse goes on without it, instead of the process dying */
-    signal(SIGXFSZ, SIG_IGN);
-    /* tests make the parser crash where no real TU reliably does */
-    const char *fault = config_test_fault();
-    if (fault && strcmp(fault, "parser-crash") == 0)
-        raise(SIGSEGV);
-    parse_job job;
-    memset(&job, 0, sizeof job);
-    job.path = path;
-    job.opt = opt;
-    model_init(&job.model);
-    sb_init(&job.diags);
-    pthread_attr_t attr;
-    pthread_t thread;
-    int threaded = pthread_attr_init(&attr) == 0 &&
-                   pthread_attr_setstacksize(&attr, PARSE_STACK_BYTES) == 0 &&
-                   pthread_create(&thread, &attr, run_job, &job) == 0;
-    if (threaded)
-        pthread_join(thread, NULL);
-    else
-        run_job(&job); /* no room for the large stack: the usual one */
-    strbuf out;
-    sb_init(&out);
-    char header[32];
-    int n = snprintf(header, sizeof header, "CL1P %d %zu\n", (int)job.status, job.diags.len);
-    sb_append(&out, header, (size_t)n);
-    sb_append(&out, sb_str(&job.diags), job.diags.len);
-    if (job.status == FE_OK)
-        model_encode(&job.model, &out);
-    int rc = write_all(fd, out.data, out.len) == 0 ? 0 : 1;
-    _exit(rc);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
 }
 
 /* Reads the child's whole answer, giving up after the time limit. */
@@ -178,12 +164,26 @@ static fe_status take_answer(const strbuf *answer, tu_model *out, strbuf *diags,
 fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                    strbuf *diags)
 {
-    if (config_parse_in_process())
-        return fe_parse_in_process(path, opt, out, diags);
+    fe_options defaults;
+    if (!opt) {
+        memset(&defaults, 0, sizeof defaults);
+        opt = &defaults;
+    }
+    arena a;
+    arena_init(&a);
+    const char *program = frontend_program(&a);
+    if (!program) {
+        sb_printf(diags, "%s: error: cl1cc-frontend not found beside cl1cc "
+                         "(libexec/cl1cc); CL1CC_FRONTEND names it\n", path);
+        arena_free(&a);
+        return FE_INTERNAL;
+    }
+    const char **argv = frontend_argv(program, path, opt, &a);
     int fds[2];
     if (pipe(fds) != 0) {
         sb_printf(diags, "%s: error: no pipe for the parser process: %s\n", path,
                   strerror(errno));
+        arena_free(&a);
         return FE_INTERNAL;
     }
     fflush(NULL);
@@ -193,13 +193,15 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
         close(fds[1]);
         sb_printf(diags, "%s: error: could not start the parser process: %s\n", path,
                   strerror(errno));
+        arena_free(&a);
         return FE_INTERNAL;
     }
     if (pid == 0) {
         close(fds[0]);
-        child_parse(fds[1], path, opt);
+        exec_frontend(fds[1], argv);
     }
     close(fds[1]);
+    arena_free(&a);
     strbuf answer;
     sb_init(&answer);
     int timed_out = 0;
@@ -217,6 +219,9 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
         int sig = WTERMSIG(status);
         sb_printf(diags, "%s: error: libclang crashed reading it (signal %d, %s)\n", path,
                   sig, strsignal(sig));
+        st = FE_INTERNAL;
+    } else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        sb_printf(diags, "%s: error: cl1cc-frontend could not be run\n", path);
         st = FE_INTERNAL;
     } else if (read_rc != 0 || status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         sb_printf(diags, "%s: error: the parser process failed\n", path);

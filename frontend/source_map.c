@@ -104,14 +104,6 @@ char *fe_cursor_text(fe_context *cx, CXCursor c)
     return fe_text_of(cx, &r);
 }
 
-const char *fe_range_text(const tu_model *m, const src_range *r, arena *a)
-{
-    const source_file *sf = model_file(m, r->file);
-    if (!sf || r->end > sf->len || r->begin > r->end)
-        return NULL;
-    return arena_strndup(a, sf->text + r->begin, r->end - r->begin);
-}
-
 /* ---- macro expansions ----------------------------------------------------- */
 
 static int span_compare(const void *a, const void *b)

@@ -6,7 +6,7 @@
  */
 #include "llm_internal.h"
 
-#include <curl/curl.h>
+#include "llm_curl.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,15 +27,25 @@ void llm_http_response_free(llm_http_response *rs)
     memset(rs, 0, sizeof *rs);
 }
 
+/* libcurl, loaded and started once */
+static const curl_api *curl;
+
+static void curl_cleanup_at_exit(void) { curl->global_cleanup(); }
+
 static int curl_ready(strbuf *err)
 {
     static int state; /* 0 not yet, 1 ready, -1 failed */
     if (state == 0) {
-        CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+        curl = llm_curl(err);
+        if (!curl) {
+            state = -1;
+            return -1;
+        }
+        CURLcode rc = curl->global_init(CURL_GLOBAL_DEFAULT);
         state = rc == CURLE_OK ? 1 : -1;
         if (rc != CURLE_OK)
-            sb_printf(err, "libcurl could not start: %s", curl_easy_strerror(rc));
-        else if (atexit(curl_global_cleanup) != 0)
+            sb_printf(err, "libcurl could not start: %s", curl->easy_strerror(rc));
+        else if (atexit(curl_cleanup_at_exit) != 0)
             log_verbose("llm: curl_global_cleanup not registered at exit");
     } else if (state < 0) {
         sb_puts(err, "libcurl could not start");
@@ -139,10 +149,10 @@ static CURLcode post_once(CURL *h, llm_http_response *rs, transfer *t, char *cur
     t->retry_after = -1;
     curl_err[0] = '\0';
     rs->status = 0;
-    CURLcode rc = curl_easy_perform(h);
+    CURLcode rc = curl->easy_perform(h);
     if (rc == CURLE_OK || rc == CURLE_WRITE_ERROR) {
         long status = 0;
-        if (curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK)
+        if (curl->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK)
             rs->status = status;
     }
     return rc;
@@ -155,7 +165,7 @@ static int setup(CURL *h, const llm_http_request *rq, struct curl_slist *headers
 #define SET(opt, val)                                                        \
     do {                                                                     \
         if (rc == CURLE_OK)                                                  \
-            rc = curl_easy_setopt(h, opt, val);                              \
+            rc = curl->easy_setopt(h, opt, val);                              \
     } while (0)
     SET(CURLOPT_URL, rq->url);
     SET(CURLOPT_POST, 1L);
@@ -188,13 +198,13 @@ int llm_http_post(const llm_http_request *rq, llm_http_response *rs, strbuf *err
     arena a;
     arena_init(&a);
     const char *where = llm_display_url(rq->url, &a);
-    CURL *h = curl_easy_init();
+    CURL *h = curl->easy_init();
     struct curl_slist *headers = NULL;
     int ok = h != NULL;
     static const char *const fixed[] = {"Content-Type: application/json",
                                         "Accept: application/json", "Expect:", NULL};
     for (int i = 0; ok && fixed[i]; i++) {
-        struct curl_slist *more = curl_slist_append(headers, fixed[i]);
+        struct curl_slist *more = curl->slist_append(headers, fixed[i]);
         ok = more != NULL;
         if (more)
             headers = more;
@@ -203,7 +213,7 @@ int llm_http_post(const llm_http_request *rq, llm_http_response *rs, strbuf *err
         strbuf auth;
         sb_init(&auth);
         sb_printf(&auth, "Authorization: Bearer %s", rq->api_key);
-        struct curl_slist *more = curl_slist_append(headers, sb_str(&auth));
+        struct curl_slist *more = curl->slist_append(headers, sb_str(&auth));
         memset(auth.data, 0, auth.len);
         sb_free(&auth);
         ok = more != NULL;
@@ -215,9 +225,9 @@ int llm_http_post(const llm_http_request *rq, llm_http_response *rs, strbuf *err
     curl_err[0] = '\0';
     if (!ok || setup(h, rq, headers, &t, curl_err) != 0) {
         sb_printf(err, "could not set up the request to %s", where);
-        curl_slist_free_all(headers);
+        curl->slist_free_all(headers);
         if (h)
-            curl_easy_cleanup(h);
+            curl->easy_cleanup(h);
         arena_free(&a);
         return -1;
     }
@@ -252,7 +262,7 @@ int llm_http_post(const llm_http_request *rq, llm_http_response *rs, strbuf *err
         } else {
             /* curl's own message names the host at most, never a header */
             sb_printf(&last, "could not reach %s: %s", where,
-                      curl_err[0] ? curl_err : curl_easy_strerror(rc));
+                      curl_err[0] ? curl_err : curl->easy_strerror(rc));
             rs->retryable = retryable_curl_error(rc);
         }
         if (!rs->retryable || rs->attempts >= attempts)
@@ -273,8 +283,8 @@ int llm_http_post(const llm_http_request *rq, llm_http_response *rs, strbuf *err
             sb_printf(err, " (%d tries)", rs->attempts);
     }
     sb_free(&last);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(h);
+    curl->slist_free_all(headers);
+    curl->easy_cleanup(h);
     arena_free(&a);
     return result;
 }

@@ -21,7 +21,8 @@
 #   mkdir -p .deps && cd .deps && apt-get download libclang1-19 \
 #       libclang-common-19-dev libllvm19 libicu72 libz3-4 libxml2 libedit2 libcjson1
 # (about 50 MB; `ldd build/release/bin/cl1cc` names what else the build links)
-# and a release build copied to build/device (bin/, share/); carry both.
+# and a release build installed into build/device
+# (cmake --install build/release --prefix build/device: bin/, libexec/, share/); carry both.
 # cl1cc finds clang's resource headers beside the unpacked libclang.
 set -u
 OUT=${OUT:-/tmp/cl1cc-out}
