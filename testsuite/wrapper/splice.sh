@@ -87,10 +87,17 @@ cmp -s dep.d depn.cmp && echo "ok: dependency file identical to nvcc's" || { ech
 "$cl1cc" -O3 -arch=sm_80 -c k.cu -o arch80.o && nvcc -O3 -arch=sm_80 -c k.cu -o plain80.o
 same_as_nvcc "other arch" arch80.o plain80.o
 
-# 4. diagnostics inside the variant name the user's file
+# 4. diagnostics are nvcc's own (plain nvcc compiles the user's file first):
+# the variant's warning is not the user's; under -Werror it makes the
+# spliced compile fail, and plain nvcc's output is kept with one warning
 "$db_put" k.cu scale variant_warns.cu 1.6 -- $flags
 "$cl1cc" $flags -c k.cu -o warns.o 2>warns.err
-if grep -q '^k.cu(6): warning' warns.err && ! grep -q 'cl1cc-' warns.err; then echo "ok: a warning in the variant names k.cu, line 6"; else echo "FAIL: variant diagnostics:"; cat warns.err; fail=1; fi
+nvcc $flags -c k.cu -o warns_plain.o 2>warns_plain.err
+if cmp -s warns.err warns_plain.err; then echo "ok: stderr is nvcc's own, the variant's warning not shown"; else echo "FAIL: variant diagnostics:"; cat warns.err; fail=1; fi
+"$cl1cc" $flags -Werror all-warnings -c k.cu -o werr.o 2>werr.err; rc=$?
+if [ $rc -eq 0 ] && grep -q '^cl1cc: warning: the TU with verified variants' werr.err && [ "$(wc -l <werr.err)" = 1 ]; then echo "ok: -Werror and a warning in the variant: plain nvcc's output kept"; else echo "FAIL: -Werror, variant warns: rc=$rc"; cat werr.err; fail=1; fi
+nvcc $flags -Werror all-warnings -c k.cu -o werr_plain.o
+same_as_nvcc "-Werror, variant warns" werr.o werr_plain.o
 
 # 5. a variant that does not compile: one warning, then plain nvcc
 "$db_put" k.cu scale variant_broken.cu 9.0 -- $flags
