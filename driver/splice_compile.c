@@ -158,6 +158,27 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* nvcc hands -Xcompiler values to the host compiler through a shell */
+static const char *shell_word(const char *s, arena *a)
+{
+    if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") ==
+        strlen(s))
+        return s;
+    strbuf sb;
+    sb_init(&sb);
+    sb_putc(&sb, '\'');
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'')
+            sb_puts(&sb, "'\\''");
+        else
+            sb_putc(&sb, *c);
+    }
+    sb_putc(&sb, '\'');
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
 /* ---- the spliced output in place of nvcc's ------------------------------ */
 
 /* Copies from over to (nvcc's output) through a temporary beside it and a
@@ -283,7 +304,7 @@ static int prepare(const char *nvcc, int argc, char **argv, const nvcc_cmdline *
     vec_push(&p->argv, "-Xcompiler");
     vec_push(&p->argv, "-iquote");
     vec_push(&p->argv, "-Xcompiler");
-    vec_push(&p->argv, src_dir);
+    vec_push(&p->argv, shell_word(src_dir, a));
     vec_push(&p->argv, NULL);
     return 0;
 }

@@ -130,6 +130,10 @@ int cmd_wrap_nvcc(int argc, char **argv)
     if (!phase_makes_code(cl.phase) || cl.dryrun || cuda_inputs == 0)
         return plain(real, argc, argv, &cl, &nvcc, &err);
 
+    /* under a cl1cc that runs this one as its nvcc (an nvcc that execs
+     * cl1cc), the outer one splices: this one only passes through */
+    if (nvcc_exec_chain_length() > 1)
+        return plain(real, argc, argv, &cl, &nvcc, &err);
     /* nvcc does not expand "@file": it fails on it, and so does the build */
     for (int i = 0; i < argc; i++)
         if (argv[i][0] == '@')

@@ -53,7 +53,8 @@ __global__ void scale(float *x, int n)
 }
 CU
 # device code: the .nv_fatbin section is byte-identical between nvcc builds
-devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" /dev/stdout 2>/dev/null; }
+# (into a file, then printed: as root, objcopy would replace /dev/stdout itself)
+devcode() { rm -f "$work/.fatbin"; objcopy -O binary --only-section=.nv_fatbin "$1" "$work/.fatbin" 2>/dev/null && cat "$work/.fatbin"; }
 same_as_nvcc() { # name, cl1cc object, nvcc object
     if devcode "$2" >s1 && devcode "$3" >s2 && [ -s s1 ] && cmp -s s1 s2; then echo "ok: $1: same device code as plain nvcc"; else echo "FAIL: $1: device code differs from plain nvcc"; fail=1; fi
 }
