@@ -1,10 +1,11 @@
 /*
  * wrap.c: cl1cc as nvcc.  With nothing to apply (no database, no entry for
  * this TU's kernels, CL1CC_DISABLE=1, a phase that makes no code) it execs
- * the real nvcc with the arguments untouched.  Otherwise it compiles copies
- * of the .cu inputs with verified variants spliced in (or, under `cl1cc
- * capture`, with launch sites instrumented), and on any failure of its own
- * falls back to plain nvcc with a one-line warning.
+ * the real nvcc with the arguments untouched.  Otherwise plain nvcc runs
+ * first and the copies of the .cu inputs with verified variants spliced in
+ * (or, under `cl1cc capture`, with launch sites instrumented) are compiled
+ * after it (splice_compile.c); a failure of its own before nvcc ran falls
+ * back to plain nvcc with a one-line warning.
  */
 #include <signal.h>
 #include <stdlib.h>

@@ -123,6 +123,15 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q '^cl1cc: warning: cannot write a spliced copy' notemp.err; then echo "ok: unwritable temporary: $(cat notemp.err)"; else echo "FAIL: unwritable temporary: rc=$rc"; cat notemp.err; fail=1; fi
 same_as_nvcc "unwritable temporary falls back" notemp.o plain.o
 
+# 7b. a libclang crash (the frontend parses in a child): one warning line on
+# top of nvcc's own output, then plain nvcc
+nvcc $flags -c k.cu -o crash_plain.o 2>crash_plain.err
+CL1CC_TEST_FAULT=parser-crash "$cl1cc" $flags -c k.cu -o crash.o 2>crash.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^cl1cc: ' crash.err)" = 1 ] && grep -q 'libclang crashed' crash.err &&
+    grep -v '^cl1cc: ' crash.err | cmp -s - crash_plain.err; then echo "ok: a parser crash: one line: $(grep '^cl1cc' crash.err)"; else echo "FAIL: parser crash: rc=$rc"; cat crash.err; fail=1; fi
+same_as_nvcc "parser crash falls back" crash.o crash_plain.o
+
 # 8. CL1CC_DISABLE ignores the database
 CL1CC_DISABLE=1 "$cl1cc" $flags -c k.cu -o disabled.o
 same_as_nvcc "CL1CC_DISABLE=1" disabled.o plain.o
