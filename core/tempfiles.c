@@ -148,6 +148,12 @@ void tempfiles_unregister(const char *path)
     restore_signals(&old);
 }
 
+void tempfiles_remove_now(const char *path)
+{
+    tempfiles_unregister(path);
+    remove_tree(path);
+}
+
 /* The part both the handler and tempfiles_cleanup run: no allocation. */
 static void remove_registered(void)
 {

@@ -10,6 +10,8 @@
 /* A file or a directory (removed recursively); 0, or -1 with errno set. */
 int tempfiles_register(const char *path);
 void tempfiles_unregister(const char *path);
+/* Removes path now (rm -rf) and forgets it if it was registered. */
+void tempfiles_remove_now(const char *path);
 /* Removes every registered path now and forgets them. */
 void tempfiles_cleanup(void);
 /* Idempotent: atexit plus SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers that remove

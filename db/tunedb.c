@@ -609,6 +609,31 @@ static int open_fail(tunedb *db, strbuf *err, const char *what, strbuf *why)
     return -1;
 }
 
+/* Whether this process may write the file and make files beside it (the
+ * journal, WAL and shared-memory files), or must anyway: a -wal file with
+ * commits in it. */
+static int can_write_beside(const char *path)
+{
+    /* with a -wal file holding commits, immutable would miss them */
+    char *wal = xmalloc(strlen(path) + 5);
+    sprintf(wal, "%s-wal", path);
+    struct stat st;
+    int wal_data = stat(wal, &st) == 0 && st.st_size > 0;
+    free(wal);
+    if (wal_data)
+        return 1;
+    if (access(path, W_OK) != 0)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return access(".", W_OK) == 0;
+    char *dir = xstrdup(path);
+    dir[slash == path ? 1 : (size_t)(slash - path)] = '\0';
+    int ok = access(dir, W_OK) == 0;
+    free(dir);
+    return ok;
+}
+
 int tunedb_open(const char *path, tunedb_mode mode, tunedb **out, strbuf *err)
 {
     CL_ASSERT(out != NULL);
@@ -647,11 +672,26 @@ int tunedb_open(const char *path, tunedb_mode mode, tunedb **out, strbuf *err)
     /* where URIs are enabled globally, a name "file:..." would be one */
     strbuf name;
     sb_init(&name);
-    if (strncmp(path, "file:", 5) == 0)
-        sb_puts(&name, "./");
-    sb_puts(&name, path);
     int flags = mode == TUNEDB_READONLY ? SQLITE_OPEN_READONLY
                                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (mode == TUNEDB_READONLY && !can_write_beside(path)) {
+        /* a WAL database needs its -shm file, which a reader without write
+         * access cannot make: nobody writes where we cannot, so read it as
+         * an immutable file */
+        sb_puts(&name, "file:");
+        for (const char *c = path; *c; c++) {
+            if (*c == '%' || *c == '?' || *c == '#')
+                sb_printf(&name, "%%%02X", (unsigned char)*c);
+            else
+                sb_putc(&name, *c);
+        }
+        sb_puts(&name, "?immutable=1");
+        flags |= SQLITE_OPEN_URI;
+    } else {
+        if (strncmp(path, "file:", 5) == 0)
+            sb_puts(&name, "./");
+        sb_puts(&name, path);
+    }
     int rc = sqlite3_open_v2(sb_str(&name), &db->conn, flags, NULL);
     sb_free(&name);
     if (rc != SQLITE_OK) {

@@ -2,7 +2,7 @@
  * splice_tu.h: the wrapper's work when the tuning database has verified
  * variants for kernels of the TUs being compiled: plan (parse, look up,
  * splice with #line directives) and compile the spliced copies in place of
- * the originals, with outputs and dependency files naming the user's files.
+ * the originals (splice_compile.c).
  */
 #ifndef CL1CC_SPLICE_TU_H
 #define CL1CC_SPLICE_TU_H
@@ -29,9 +29,13 @@ typedef enum splice_status {
 } splice_status;
 
 splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf *msg);
-/* nvcc's exit status when the spliced compile succeeded; -1 (with err
- * set) when it did not, and the caller runs plain nvcc instead */
-int splice_plan_compile(const char *nvcc, const nvcc_cmdline *cl,
+/* Runs nvcc on the user's arguments (argv, as written) and, when that
+ * succeeds, compiles the spliced copies in a private folder with the same
+ * arguments, only the inputs (and the output) replaced; their output
+ * replaces nvcc's when that compile succeeds, else a warning says so.  The
+ * status cl1cc exits with (nvcc's; a signal that stopped nvcc is raised
+ * again), or -1 with err set when nothing ran: the caller runs plain nvcc. */
+int splice_plan_compile(const char *nvcc, int argc, char **argv, const nvcc_cmdline *cl,
                         const splice_plan *plan, strbuf *err);
 void splice_plan_free(splice_plan *plan);
 /* For `cl1cc capture`: the inputs among files (':'-separated absolute

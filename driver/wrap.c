@@ -1,11 +1,13 @@
 /*
  * wrap.c: cl1cc as nvcc.  With nothing to apply (no database, no entry for
  * this TU's kernels, CL1CC_DISABLE=1, a phase that makes no code) it execs
- * the real nvcc with the arguments untouched.  Otherwise it compiles copies
- * of the .cu inputs with verified variants spliced in (or, under `cl1cc
- * capture`, with launch sites instrumented), and on any failure of its own
- * falls back to plain nvcc with a one-line warning.
+ * the real nvcc with the arguments untouched.  Otherwise plain nvcc runs
+ * first and the copies of the .cu inputs with verified variants spliced in
+ * (or, under `cl1cc capture`, with launch sites instrumented) are compiled
+ * after it (splice_compile.c); a failure of its own before nvcc ran falls
+ * back to plain nvcc with a one-line warning.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +19,9 @@
 #include "tempfiles.h"
 #include "wrapper.h"
 
+/* more nvcc runs in one chain than any sane setup makes: a loop */
+#define MAX_CHAIN 8
+
 static int same_as_self(const char *path)
 {
     char a[4096], b[4096];
@@ -27,12 +32,49 @@ static int same_as_self(const char *path)
     return strcmp(a, b) == 0;
 }
 
-/* CMAKE_CUDA_COMPILER_LAUNCHER=cl1cc gives "cl1cc /path/to/nvcc ARGS" */
-static int is_nvcc_path(const char *arg)
+/* CMAKE_CUDA_COMPILER_LAUNCHER=cl1cc gives "cl1cc /path/to/nvcc ARGS"; by
+ * hand, "cl1cc nvcc ARGS" names it as a shell would, on PATH.  1 with the
+ * path in out; -1 when that nvcc is in the exec chain (it ran cl1cc). */
+static int launcher_nvcc(const char *arg, strbuf *out)
 {
     const char *base = strrchr(arg, '/');
-    base = base ? base + 1 : arg;
-    return strcmp(base, "nvcc") == 0 && access(arg, X_OK) == 0 && !same_as_self(arg);
+    if (strcmp(base ? base + 1 : arg, "nvcc") != 0)
+        return 0;
+    if (!base) {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = '\0';
+        if (nvcc_locate_on_path(arg, n > 0 ? self : NULL, out) == 0)
+            return 1;
+        return 0;
+    }
+    if (access(arg, X_OK) != 0 || same_as_self(arg))
+        return 0;
+    if (nvcc_in_exec_chain(arg))
+        return -1;
+    sb_puts(out, arg);
+    return 1;
+}
+
+/* cl1cc's own writes fail with EFBIG under ulimit -f instead of killing it
+ * (no cache, not a dead build); nvcc gets the disposition the user gave */
+static struct sigaction user_xfsz;
+static int xfsz_changed;
+
+static void ignore_xfsz(void)
+{
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    xfsz_changed = sigaction(SIGXFSZ, &ign, &user_xfsz) == 0;
+}
+
+static void restore_xfsz(void)
+{
+    if (xfsz_changed)
+        sigaction(SIGXFSZ, &user_xfsz, NULL);
+    xfsz_changed = 0;
 }
 
 static int phase_makes_code(nvcc_phase p)
@@ -46,6 +88,7 @@ static int plain(const char *nvcc, int argc, char **argv, nvcc_cmdline *cl, strb
     if (cl)
         nvcc_cmdline_free(cl);
     sb_free(b);
+    restore_xfsz();
     int rc = driver_exec_nvcc(nvcc, argc, argv);
     sb_free(a);
     return rc;
@@ -56,23 +99,30 @@ int cmd_wrap_nvcc(int argc, char **argv)
     strbuf nvcc, err;
     sb_init(&nvcc);
     sb_init(&err);
-    if (argc >= 1 && is_nvcc_path(argv[0])) {
-        sb_puts(&nvcc, argv[0]);
+    int launcher = argc >= 1 ? launcher_nvcc(argv[0], &nvcc) : 0;
+    if (launcher > 0) {
         argc--;
         argv++;
-    } else if (driver_find_nvcc(&nvcc, &err) != 0) {
-        log_error("%s", sb_str(&err));
+    } else if (launcher < 0) {
+        sb_printf(&err, "%s runs cl1cc again (an exec loop): stopping", argv[0]);
+    } else {
+        driver_find_nvcc(&nvcc, &err);
+    }
+    if (err.len || nvcc_exec_chain_length() >= MAX_CHAIN) {
+        log_error("%s", err.len ? sb_str(&err) : "nvcc and cl1cc run each other (an exec loop): stopping");
         sb_free(&nvcc);
         sb_free(&err);
         return 127;
     }
     const char *real = sb_str(&nvcc);
+    nvcc_exec_chain_add(real);
     if (config_disabled())
         return plain(real, argc, argv, NULL, &nvcc, &err);
 
     nvcc_cmdline cl;
     if (nvcc_cmdline_parse(argc, argv, &cl, &err) != 0) {
-        log_warn("%s; running plain nvcc", sb_str(&err));
+        /* a missing options file: nvcc says so itself */
+        log_verbose("%s; running plain nvcc", sb_str(&err));
         return plain(real, argc, argv, &cl, &nvcc, &err);
     }
     size_t cuda_inputs = 0;
@@ -81,6 +131,16 @@ int cmd_wrap_nvcc(int argc, char **argv)
     if (!phase_makes_code(cl.phase) || cl.dryrun || cuda_inputs == 0)
         return plain(real, argc, argv, &cl, &nvcc, &err);
 
+    /* under a cl1cc that runs this one as its nvcc (an nvcc that execs
+     * cl1cc), the outer one splices: this one only passes through */
+    if (nvcc_exec_chain_length() > 1)
+        return plain(real, argc, argv, &cl, &nvcc, &err);
+    /* nvcc does not expand "@file": it fails on it, and so does the build */
+    for (int i = 0; i < argc; i++)
+        if (argv[i][0] == '@')
+            return plain(real, argc, argv, &cl, &nvcc, &err);
+
+    ignore_xfsz();
     splice_plan plan;
     const char *capture_files = config_capture_files();
     const char *capture_dir = config_capture_dir();
@@ -97,7 +157,7 @@ int cmd_wrap_nvcc(int argc, char **argv)
         splice_plan_free(&plan);
         return plain(real, argc, argv, &cl, &nvcc, &err);
     }
-    int rc = splice_plan_compile(real, &cl, &plan, &err);
+    int rc = splice_plan_compile(real, argc, argv, &cl, &plan, &err);
     splice_plan_free(&plan);
     tempfiles_cleanup();
     if (rc < 0) {

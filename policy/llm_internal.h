@@ -76,6 +76,9 @@ const llm_def *llm_code_first_kernel(const llm_code *c);
  * or empty) as "[redacted]", at most max characters ("..." when cut).
  * "(empty body)" for nothing. */
 void llm_excerpt(const char *body, size_t len, const char *key, size_t max, strbuf *out);
+/* Replaces each occurrence of key (when not NULL or empty) in sb with
+ * "[redacted]". */
+void llm_redact(strbuf *sb, const char *key);
 /* Whether a body looks like an HTML page. */
 int llm_looks_like_html(const char *body, size_t len);
 /* url without "user:password@" and without the query, for messages. */

@@ -109,6 +109,16 @@ static void add_choice(round_state *st, const cJSON *choice)
         add(st, NULL, "the reply has no text");
         return;
     }
+    if (st->key && *st->key && strstr(text, st->key)) {
+        /* a server that echoes the key: never in a name, a message or the
+         * database */
+        strbuf clean;
+        sb_init(&clean);
+        sb_puts(&clean, text);
+        llm_redact(&clean, st->key);
+        text = arena_strdup(st->a, sb_str(&clean));
+        sb_free(&clean);
+    }
     pol_llm_extract ex;
     pol_llm_extract_kernel(text, st->kernel_name, st->ctx->kernel_source,
                            st->ctx->context_source, st->a, &ex);

@@ -78,8 +78,7 @@ static void html_text(const char *body, size_t len, strbuf *out)
     }
 }
 
-/* Replaces each occurrence of key in sb. */
-static void redact(strbuf *sb, const char *key)
+void llm_redact(strbuf *sb, const char *key)
 {
     if (!key || !*key)
         return;
@@ -111,7 +110,7 @@ void llm_excerpt(const char *body, size_t len, const char *key, size_t max, strb
         sb_append(&raw, body, len);
     free(message);
     /* the key is redacted before anything can cut it in two */
-    redact(&raw, key);
+    llm_redact(&raw, key);
     size_t start = out->len, shown = 0;
     int blank = 1, cut = 0;
     for (size_t p = 0; p < raw.len; p++) {

@@ -96,7 +96,8 @@ static int search_path(const char *name, const char *self_exe, strbuf *out)
         else
             sb_putc(&candidate, '.');
         sb_printf(&candidate, "/%s", name);
-        if (is_executable_file(sb_str(&candidate)) && !is_self(sb_str(&candidate), self_exe)) {
+        if (is_executable_file(sb_str(&candidate)) && !is_self(sb_str(&candidate), self_exe) &&
+            !nvcc_in_exec_chain(sb_str(&candidate))) {
             sb_puts(out, sb_str(&candidate));
             found = 0;
             break;
@@ -109,6 +110,11 @@ static int search_path(const char *name, const char *self_exe, strbuf *out)
     return found;
 }
 
+int nvcc_locate_on_path(const char *name, const char *self_exe, strbuf *path_out)
+{
+    return search_path(name, self_exe, path_out);
+}
+
 int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err)
 {
     const char *forced = config_nvcc();
@@ -117,6 +123,10 @@ int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err)
             if (search_path(forced, self_exe, path_out) == 0)
                 return 0;
             sb_printf(err, "CL1CC_NVCC=%s: not found on PATH (or only cl1cc itself)", forced);
+            return -1;
+        }
+        if (nvcc_in_exec_chain(forced)) {
+            sb_printf(err, "CL1CC_NVCC=%s runs cl1cc again (an exec loop): stopping", forced);
             return -1;
         }
         if (is_self(forced, self_exe)) {
@@ -134,11 +144,12 @@ int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err)
     }
     if (search_path("nvcc", self_exe, path_out) == 0)
         return 0;
-    if (is_executable_file(FALLBACK_NVCC) && !is_self(FALLBACK_NVCC, self_exe)) {
+    if (is_executable_file(FALLBACK_NVCC) && !is_self(FALLBACK_NVCC, self_exe) &&
+        !nvcc_in_exec_chain(FALLBACK_NVCC)) {
         sb_puts(path_out, FALLBACK_NVCC);
         return 0;
     }
-    sb_puts(err, "no nvcc found on PATH (other than cl1cc itself) nor at " FALLBACK_NVCC
+    sb_puts(err, "no nvcc found on PATH (other than cl1cc itself or an nvcc that runs cl1cc) nor at " FALLBACK_NVCC
                  " (set CL1CC_NVCC)");
     return -1;
 }

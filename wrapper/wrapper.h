@@ -104,8 +104,22 @@ const char *nvcc_default_output(const nvcc_cmdline *c, size_t input_index, arena
  * looked up on $PATH the same way).  A candidate is cl1cc when it
  * is the same file as self_exe (may be NULL) or /proc/self/exe, when its
  * realpath's name starts with "cl1cc", or when it is a byte-for-byte copy of
- * /proc/self/exe.  0 with the path in path_out, or -1 with a message. */
+ * /proc/self/exe.  A candidate in the exec chain is skipped (CL1CC_NVCC
+ * there is an error: an exec loop).  0 with the path in path_out, or -1
+ * with a message. */
 int nvcc_locate_real(const char *self_exe, strbuf *path_out, strbuf *err);
+
+/* The first executable `name` on $PATH that is neither cl1cc nor in the
+ * exec chain; 0 with the path, or -1. */
+int nvcc_locate_on_path(const char *name, const char *self_exe, strbuf *path_out);
+
+/* The exec chain (exec_chain.c): the nvcc paths that wrappers above this
+ * process ran, in CL1CC_EXEC_CHAIN.  One in the chain ran cl1cc again. */
+int nvcc_in_exec_chain(const char *path);
+size_t nvcc_exec_chain_length(void);
+/* Adds path (resolved) to the chain in this process's environment, which
+ * the nvcc about to run inherits. */
+void nvcc_exec_chain_add(const char *path);
 
 /* Names for printing and tests ("compile", "cu"). */
 const char *nvcc_phase_name(nvcc_phase p);

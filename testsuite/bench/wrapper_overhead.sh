@@ -13,7 +13,7 @@ export CL1CC_CACHE_DIR="$work/cache"
 flags="-O3 -arch=sm_90 -I$pb/utilities -DcudaThreadSynchronize=cudaDeviceSynchronize"
 now() { date +%s.%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" /dev/stdout 2>/dev/null; }
+devcode() { t=$(mktemp); objcopy -O binary --only-section=.nv_fatbin "$1" "$t" 2>/dev/null; cat "$t"; rm -f "$t"; }
 
 same=0 total=0
 for cu in $(find "$pb" -name '*.cu' | sort); do

@@ -16,6 +16,7 @@ A step may have:
   delay: seconds         wait before answering
   oversize: bytes        a valid completion of about that many bytes
   echo_key: true         401 whose message repeats the key it was sent
+  key_in_reply: true     the replies' "@KEY@" replaced by the key it was sent
   cut: true              a Content-Length larger than what is sent, then close
   finish_reason, parts   the choices' finish_reason; content as a list of parts
 Usage: fake_server.py SCENARIOS REPLIES LOG PORT_FILE
@@ -47,12 +48,14 @@ def read_reply(name):
         return f.read()
 
 
-def completion(step, n, model):
+def completion(step, n, model, key=""):
     files = step.get("replies", ["normal.md"])
     count = min(n, step.get("max_choices", n))
     choices = []
     for i in range(count):
         text = read_reply(files[i % len(files)])
+        if step.get("key_in_reply"):
+            text = text.replace("@KEY@", key)
         content = [{"type": "text", "text": text}] if step.get("parts") else text
         choices.append({"index": i, "finish_reason": step.get("finish_reason", "stop"),
                         "message": {"role": "assistant", "content": content}})
@@ -148,7 +151,8 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(status, body[: len(body) // 2], length=len(body))
             self.close_connection = True
         else:
-            self.answer(status, json.dumps(completion(step, n, entry["model"])),
+            self.answer(status, json.dumps(completion(step, n, entry["model"],
+                                                      (auth or "")[len("Bearer "):])),
                         headers=step.get("headers"))
 
 

@@ -3,7 +3,7 @@
  * normal and several-choice replies, n refused or ignored, retries on 5xx
  * and 429 (counted in the server's log), Retry-After honoured and capped,
  * timeouts, malformed JSON, HTML pages, an oversized body, a cut transfer,
- * 401 with the key echoed back.  The key is in $CL1CC_TEST_LLM_KEY; no
+ * 401 with the key echoed back, the key echoed into the reply's code.  The key is in $CL1CC_TEST_LLM_KEY; no
  * proposal or error may contain it (llm_client.sh greps the output too).
  * usage: test_llm_client BASE-URL SERVER-LOG
  */
@@ -333,6 +333,13 @@ static void bad_answers(void)
           contains(prop(&r, 0)->failure, "Incorrect API key provided: [redacted]"));
     log_stats st = stats_of("unauthorized");
     CHECK(st.requests == 1 && st.auth_ok == 1);
+    run_free(&r);
+
+    /* the key echoed into the reply's kernel name, a type and a comment:
+     * neither the proposal nor its failure holds it */
+    run_scenario(&r, "key_in_reply", 1, NULL);
+    CHECK(r.rc == 1 && (contains(prop(&r, 0)->failure, "[redacted]") ||
+                        contains(prop(&r, 0)->source, "[redacted]")));
     run_free(&r);
     arena_free(&a);
 }

@@ -31,7 +31,8 @@ run() {
     mkdir -p "$dir" && cp k.cu k.cuh broken.cu h.cpp "$dir"/
     (cd "$dir" && "$tool" "$@" >stdout 2>stderr; echo $? >status)
 }
-devcode() { objcopy -O binary --only-section=.nv_fatbin "$1" /dev/stdout 2>/dev/null; }
+# (into a file, then printed: as root, objcopy would replace /dev/stdout itself)
+devcode() { rm -f "$work/.fatbin"; objcopy -O binary --only-section=.nv_fatbin "$1" "$work/.fatbin" 2>/dev/null && cat "$work/.fatbin"; }
 same_outputs() { # name: compare folders a and b
     before=$fail
     for f in status stdout stderr; do
