@@ -63,25 +63,28 @@ int fe_tu_has_errors(CXTranslationUnit tu)
     return has_severity(tu, CXDiagnostic_Error);
 }
 
-/* Fatal: nothing after it can be trusted.  KeepGoing parses report a
- * missing header as a plain error, so it is told by its text. */
-int fe_tu_has_fatal(CXTranslationUnit tu)
+static int errors_mention(CXTranslationUnit tu, const char *words)
 {
-    if (has_severity(tu, CXDiagnostic_Fatal))
-        return 1;
     unsigned n = clang_getNumDiagnostics(tu);
-    int fatal = 0;
-    for (unsigned i = 0; i < n && !fatal; i++) {
+    int found = 0;
+    for (unsigned i = 0; i < n && !found; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
             CXString text = clang_getDiagnosticSpelling(d);
             const char *t = clang_getCString(text);
-            fatal = t && strstr(t, "file not found") != NULL;
+            found = t && strstr(t, words) != NULL;
             clang_disposeString(text);
         }
         clang_disposeDiagnostic(d);
     }
-    return fatal;
+    return found;
+}
+
+/* Fatal: nothing after it can be trusted.  KeepGoing parses report a
+ * missing header as a plain error, so it is told by its text. */
+int fe_tu_has_fatal(CXTranslationUnit tu)
+{
+    return has_severity(tu, CXDiagnostic_Fatal) || errors_mention(tu, "file not found");
 }
 
 typedef struct walk_state {
@@ -218,15 +221,18 @@ fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model 
         with_pch[nargs + 1] = pch;
         rc = clang_parseTranslationUnit2(index, path, with_pch, (int)nargs + 2,
                                          NULL, 0, flags, &tu);
-        /* a stale or unusable PCH (headers changed since) is a fatal
-         * error: the parse without it is the one that counts, diagnostics
-         * included (plain errors are the TU's own, PCH or not) */
-        if (rc != CXError_Success || !tu || fe_tu_has_fatal(tu)) {
+        /* a stale or unusable PCH (headers changed since, a damaged file):
+         * the parse without it is the one that counts, diagnostics
+         * included; KeepGoing makes a PCH's fatal error a plain one, so any
+         * error means a parse without it, and one that names the PCH means
+         * it goes (the next parse makes a fresh one) */
+        if (rc != CXError_Success || !tu || fe_tu_has_errors(tu)) {
+            if (rc != CXError_Success || !tu || errors_mention(tu, "precompiled header") ||
+                errors_mention(tu, "PCH file"))
+                fe_pch_discard(pch);
             if (tu)
                 clang_disposeTranslationUnit(tu);
             tu = NULL;
-            if (rc != CXError_Success)
-                fe_pch_discard(pch);
             pch = NULL;
         }
     }

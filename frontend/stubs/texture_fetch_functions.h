@@ -9,6 +9,7 @@
 #define CL1CC_STUB_TEXTURE_FETCH_FUNCTIONS_H
 #include "cl1cc_host_min_max.h"
 #include "cl1cc_nv_atomic.h"
+#include "cl1cc_cache_hints.h"
 #if defined(__cplusplus) && defined(__CUDACC__)
 #define CL1CC_SURFACE_FUNCTIONS(NAME, ...)                                          \
     template <class T>                                                               \
