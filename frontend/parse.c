@@ -185,18 +185,12 @@ static fe_status check_input(const char *path, const fe_options *opt, strbuf *di
     return FE_OK;
 }
 
-fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model *out,
-                              strbuf *diags)
+/* One parse, with the cached PCH when use_pch; *stale_pch is set when the
+ * PCH turned out stale only as the AST was read (libclang reports a changed
+ * header lazily, as a plain error) */
+static fe_status parse_once(const char *path, const fe_options *opt, tu_model *out,
+                            strbuf *diags, int use_pch, int *stale_pch)
 {
-    fe_options defaults;
-    if (!opt) {
-        memset(&defaults, 0, sizeof defaults);
-        opt = &defaults;
-    }
-    fe_status st = check_input(path, opt, diags);
-    if (st != FE_OK)
-        return st;
-
     double start = now_seconds();
     arena scratch;
     arena_init(&scratch);
@@ -213,7 +207,8 @@ fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model 
     unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
                      CXTranslationUnit_KeepGoing;
     enum CXErrorCode rc = CXError_Failure;
-    const char *pch = fe_pch_for(index, args, nargs, &scratch);
+    const char *pch = use_pch ? fe_pch_for(index, args, nargs, &scratch) : NULL;
+    const char *pch_used = NULL;
     if (pch) {
         const char **with_pch = arena_alloc(&scratch, (nargs + 2) * sizeof *with_pch);
         memcpy(with_pch, args, nargs * sizeof *args);
@@ -235,6 +230,7 @@ fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model 
             tu = NULL;
             pch = NULL;
         }
+        pch_used = pch ? arena_strdup(&out->strings, pch) : NULL;
     }
     if (!pch)
         rc = clang_parseTranslationUnit2(index, path, args, (int)nargs, NULL, 0,
@@ -285,6 +281,10 @@ fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model 
     if (result == FE_OK && opt->with_bodies)
         fe_extract_bodies(&cx);
     out->parse_seconds = now_seconds() - start;
+    if (pch_used && (errors_mention(tu, "precompiled header") || errors_mention(tu, "PCH file"))) {
+        fe_pch_discard(pch_used);
+        *stale_pch = 1;
+    }
 
     vec_free(&cx.expansions);
     vec_free(&cx.macros);
@@ -293,4 +293,29 @@ fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model 
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(index);
     return result;
+}
+
+fe_status fe_parse_in_process(const char *path, const fe_options *opt, tu_model *out,
+                              strbuf *diags)
+{
+    fe_options defaults;
+    if (!opt) {
+        memset(&defaults, 0, sizeof defaults);
+        opt = &defaults;
+    }
+    fe_status st = check_input(path, opt, diags);
+    if (st != FE_OK)
+        return st;
+    size_t diags_before = diags->len;
+    int stale_pch = 0;
+    st = parse_once(path, opt, out, diags, 1, &stale_pch);
+    if (!stale_pch)
+        return st;
+    /* what a stale PCH made is thrown away: the parse without it counts */
+    model_free(out);
+    model_init(out);
+    diags->len = diags_before;
+    if (diags->data)
+        diags->data[diags_before] = '\0';
+    return parse_once(path, opt, out, diags, 0, &stale_pch);
 }
