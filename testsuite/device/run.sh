@@ -10,6 +10,7 @@
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
 #   reshaped           the reshaped-block and grid-stride wrapper test alone
+#   templates          the template-instantiation wrapper test alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
 #                      --per-round 3"; a table per order in $OUT/order-*.txt
@@ -46,6 +47,13 @@ taller() {
         "$cl1cc" build/device/bin/db_put build/device/bin/pol_tool --run >"$OUT/taller.log" 2>&1
     status "gpu_taller_grid" "exit $? ($(tail -n 2 "$OUT/taller.log" | head -n 1))"
 }
+# a template kernel's variant applied to its verified instantiation only,
+# the build run against plain nvcc's
+templates() {
+    sh testsuite/wrapper/template_instances.sh "$cl1cc" build/device/bin/db_put . --run \
+        >"$OUT/template_instances.log" 2>&1
+    status "gpu_template_instances" "exit $? ($(tail -n 1 "$OUT/template_instances.log"))"
+}
 # the reshaped-block and grid-stride wrapper test, run
 reshaped() {
     CL1CC_STUB_DIR=$PWD/build/device/share/cl1cc/clang-stubs sh testsuite/wrapper/reshaped_blocks.sh \
@@ -73,7 +81,11 @@ tests)
     long_kernel
     taller
     reshaped
+    templates
     [ -n "${SKIP_PATTERNS:-}" ] || patterns
+    ;;
+templates)
+    templates
     ;;
 judge)
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
