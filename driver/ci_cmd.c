@@ -4,7 +4,8 @@
  * child process), and writes a Markdown report (also to
  * $GITHUB_STEP_SUMMARY), an HTML page, a JSON summary and the patch of
  * verified winners (`cl1cc rewrite --patch`'s code).  Exit status: 0 nothing
- * to change, 3 a patch with improvements, 1 an error, 2 usage.
+ * to change, 3 a patch with improvements, 4 nothing was measured (no GPU),
+ * 1 an error, 2 usage.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +25,7 @@
 #include "wrapper.h"
 
 #define CI_IMPROVED 3
+#define CI_NOT_MEASURED 4
 
 typedef struct ci_options {
     const char *base, *from_json, *run, *build, *out, *arch;
@@ -574,9 +576,12 @@ static int ci_write_reports(ci_job *j, int exit_code)
     else if (unlink(patch_path) != 0 && errno != ENOENT)
         werr = -1;
     werr |= append_step_summary(&md);
-    printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
-           j->run.kernels.len, patched.len, patched.len ? " " : "", patched.len ? patch_path : "",
-           out);
+    if (exit_code == CI_NOT_MEASURED)
+        fprintf(stderr, "cl1cc ci: nothing was measured: no GPU\n");
+    else
+        printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
+               j->run.kernels.len, patched.len, patched.len ? " " : "",
+               patched.len ? patch_path : "", out);
     sb_free(&md);
     sb_free(&html);
     sb_free(&summary);
@@ -625,6 +630,9 @@ int cmd_ci(int argc, char **argv)
         ci_patch(&j);
     ci_note_missing_winners(&j);
     int exit_code = j.failed ? j.failed : (j.have_res && j.res.applied.len ? CI_IMPROVED : 0);
+    /* a run on a machine without a GPU measured nothing: never "tuned" */
+    if (!j.failed && j.have_run && j.run.ran_on_gpu == 0)
+        exit_code = CI_NOT_MEASURED;
     if (j.o.dry_run)
         exit_code = j.failed;
     else if (j.failed != 2)
