@@ -43,7 +43,8 @@ typedef struct apply_place {
 
 typedef enum apply_where {
     APPLY_HERE,          /* a place a variant can go */
-    APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, or in another file */
+    APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, in another file, or
+                            marked `// cl1cc: off` (opt_out.h) */
     APPLY_REWRITTEN      /* `cl1cc rewrite` put a variant here already */
 } apply_where;
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "compdb.h"
 #include "config.h"
 #include "core.h"
 #include "driver.h"
@@ -28,7 +29,7 @@
 #define CI_NOT_MEASURED 4
 
 typedef struct ci_options {
-    const char *base, *from_json, *run, *build, *out, *arch;
+    const char *base, *from_json, *run, *build, *out, *arch, *build_dir;
     double budget;
     int dry_run;
     cstr_vec files;
@@ -295,6 +296,8 @@ static int parse_args(int argc, char **argv, ci_options *o)
             o->out = argv[++i];
         } else if (strcmp(arg, "--arch") == 0 && more) {
             o->arch = argv[++i];
+        } else if (strcmp(arg, "-p") == 0 && more) {
+            o->build_dir = argv[++i];
         } else if (strcmp(arg, "--budget-seconds") == 0 && more) {
             char *end;
             o->budget = strtod(argv[++i], &end);
@@ -400,6 +403,32 @@ static void ci_select_files(ci_job *j)
     } else if (changed_files(&j->o, j->top, &j->a, &j->base_ref, &j->files, &j->err) != 0) {
         log_error("ci: %s", sb_str(&j->err));
         j->failed = 1;
+    }
+}
+
+/* -p BUILD: the flags of the files from the build's compile_commands.json
+ * (before those after "--"), for the tuner and the patch alike */
+static void ci_build_flags(ci_job *j)
+{
+    if (!j->o.build_dir || !j->files.len)
+        return;
+    cstr_vec flags = {0};
+    if (compdb_common_flags(j->o.build_dir, (const char *const *)j->files.items, j->files.len,
+                            j->o.nvcc_argv, (size_t)j->o.nvcc_argc, &j->a, &flags, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        j->failed = 2;
+        vec_free(&flags);
+        return;
+    }
+    j->o.nvcc_argv = arena_alloc(&j->a, (flags.len + 1) * sizeof *j->o.nvcc_argv);
+    memcpy(j->o.nvcc_argv, flags.items, flags.len * sizeof *j->o.nvcc_argv);
+    j->o.nvcc_argv[flags.len] = NULL;
+    j->o.nvcc_argc = (int)flags.len;
+    vec_free(&flags);
+    nvcc_cmdline_free(&j->cl);
+    if (nvcc_cmdline_parse(j->o.nvcc_argc, j->o.nvcc_argv, &j->cl, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        j->failed = 2;
     }
 }
 
@@ -624,6 +653,8 @@ int cmd_ci(int argc, char **argv)
     }
     int stop = 0;
     ci_select_files(&j);
+    if (!j.failed)
+        ci_build_flags(&j);
     if (!j.failed)
         stop = ci_tune(&j);
     if (!stop)
