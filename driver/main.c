@@ -146,6 +146,28 @@ static const command commands[] = {
      "exit status: 0 nothing to change, 3 improvements (a patch), 4 nothing was\n"
      "             measured (no GPU), 1 error, 2 usage\n",
      NULL, NULL},
+    {"db", cmd_db,
+     "the tuning database and the caches beside it: stats, list, show, rm, export, import",
+     "usage: cl1cc db stats                 kernels, variants, recent applications, cache sizes\n"
+     "       cl1cc db list [--applicable]   one line per variant (id, arch, speedup, kernel)\n"
+     "       cl1cc db show ID               a variant with its provenance and source\n"
+     "       cl1cc db rm ID... | --kernel KEY-PREFIX|NAME\n"
+     "                                      remove variants, or kernels with all they hold\n"
+     "       cl1cc db export [FILE]         the database as readable JSON (default stdout)\n"
+     "       cl1cc db import [--replace] FILE...\n"
+     "                                      merge exports (or tuning .db files) in: new\n"
+     "                                      entries are added; --replace: each kernel of a\n"
+     "                                      file replaces the database's, later files win\n"
+     "       cl1cc db trim [--captures-mb N] [--pch-mb N]\n"
+     "                                      least recently used captures and PCHs out, to\n"
+     "                                      the caps (default 1024, and $CL1CC_PCH_CACHE_MB or 256)\n"
+     "       cl1cc db clean --captures | --pch | --all\n"
+     "                                      empty those caches (the database stays)\n"
+     "  The database is $CL1CC_DB, else CACHE/tuning.db; captures are beside it.\n"
+     "  cl1cc --cl1-db-stamp prints a fingerprint of what can apply, for ccache's\n"
+     "  compiler_check (docs/WRAPPER.md).\n"
+     "exit status: 0 done, 1 error (or nothing to remove), 2 usage\n",
+     NULL, NULL},
     {"pool-run", cmd_pool_run,
      "run commands one per GPU, or through Slurm",
      "usage: cl1cc pool-run [--cl1-backend=local|slurm] [--gpus LIST] [--timeout S]\n"
@@ -192,7 +214,9 @@ static void print_help(void)
            "                             from the tuning database spliced in\n"
            "  cl1cc COMMAND ARGS...      one of the commands below\n"
            "  cl1cc COMMAND --help       that command's usage\n"
-           "  cl1cc --cl1-help | --cl1-version\n\n"
+           "  cl1cc --cl1-help | --cl1-version\n"
+           "  cl1cc --cl1-db-stamp       a fingerprint of the tuning database, for ccache's\n"
+           "                             compiler_check (docs/WRAPPER.md)\n\n"
            "commands:\n",
            CL1CC_VERSION);
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -220,6 +244,8 @@ int main(int argc, char **argv)
         print_help();
         return 0;
     }
+    if (strcmp(argv[1], "--cl1-db-stamp") == 0)
+        return cmd_db_stamp();
     if (strcmp(argv[1], "--cl1-version") == 0) {
         printf("cl1cc %s\n", CL1CC_VERSION);
         return 0;
