@@ -508,7 +508,9 @@ static void ci_patch(ci_job *j)
 {
     if (j->o.dry_run || j->failed == 2 || !j->files.len)
         return;
-    if (apply_archs(j->o.arch, &j->cl, j->run.arch, &j->a, &j->archs, &j->err) != 0) {
+    /* the tuning run's arch, when it ran on a GPU ("none" without one) */
+    const char *run_arch = j->run.arch && strncmp(j->run.arch, "sm_", 3) == 0 ? j->run.arch : NULL;
+    if (apply_archs(j->o.arch, &j->cl, run_arch, &j->a, &j->archs, &j->err) != 0) {
         log_error("ci: %s", sb_str(&j->err));
         note(j, sb_str(&j->err));
         j->failed = 1;
