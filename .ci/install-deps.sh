@@ -7,7 +7,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    cmake ninja-build gcc g++ make python3 git chromium pre-commit \
+    cmake ninja-build gcc g++ make python3 git chromium pre-commit ccache \
     libclang-19-dev libcjson-dev libsqlite3-dev libcurl4-openssl-dev zlib1g-dev \
     slurm-wlm munge \
     >/dev/null

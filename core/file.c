@@ -42,6 +42,25 @@ int file_read_all(const char *path, size_t max_size, char **out, size_t *len)
     return 0;
 }
 
+/* The process's umask without changing it (/proc/self/status has it since
+ * Linux 4.7); else the classic set-and-restore. */
+static mode_t current_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned mask = 0;
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = sscanf(line, "Umask: %o", &mask) == 1;
+    if (f)
+        fclose(f);
+    if (found)
+        return (mode_t)mask;
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
 int file_write_atomic(const char *path, const char *data, size_t len)
 {
     size_t n = strlen(path);
@@ -62,9 +81,12 @@ int file_write_atomic(const char *path, const char *data, size_t len)
         }
         done += (size_t)w;
     }
-    /* keep the mode of the file being replaced, if any */
+    /* keep the mode of the file being replaced; a new file gets what
+     * open(O_CREAT, 0666) would give under the user's umask, not
+     * mkstemp's 0600 */
     struct stat st;
-    if (stat(path, &st) == 0 && fchmod(fd, st.st_mode & 07777) != 0)
+    mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~current_umask();
+    if (fchmod(fd, mode) != 0)
         goto fail;
     if (close(fd) != 0) {
         fd = -1;

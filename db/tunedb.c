@@ -4,6 +4,7 @@
  * SQLITE_BUSY until the busy timeout, every statement prepared at open.
  */
 #include "tunedb.h"
+#include "tunedb_private.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -1218,3 +1219,9 @@ int tunedb_list_kernels_with_features(tunedb *db, arena *a, tunedb_kernel_list *
     vec_free(&rows);
     return rc;
 }
+
+/* ---- for the module's other files (tunedb_private.h) -------------------- */
+
+sqlite3 *tunedb_sqlite(tunedb *db) { return db->conn; }
+const char *tunedb_path(tunedb *db) { return db->path; }
+int tunedb_writable(tunedb *db) { return db->mode == TUNEDB_READWRITE; }

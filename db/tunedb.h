@@ -173,4 +173,66 @@ int tunedb_record_evaluation(tunedb *db, const char *key, const char *variant_ha
 int tunedb_list_evaluations(tunedb *db, const char *key, arena *a,
                             tunedb_evaluation_list *out, strbuf *err);
 
+/* ---- administration (tunedb_admin.c): `cl1cc db` ------------------------ */
+
+typedef struct tunedb_stats {
+    long long kernels, variants, verified, applicable, evaluations;
+    /* "sm_90 3" lines: applicable variants per arch, in a */
+    const char *applicable_by_arch;
+} tunedb_stats;
+int tunedb_get_stats(tunedb *db, arena *a, tunedb_stats *out, strbuf *err);
+
+/* Every variant (only the applicable ones: verified, speedup > 1, when
+ * applicable_only), by id; in a.  0 or -1. */
+int tunedb_all_variants(tunedb *db, int applicable_only, arena *a, tunedb_variant_list *out,
+                        strbuf *err);
+/* The variant of this id: 1 found, 0 none, -1 error.  In a. */
+int tunedb_variant_by_id(tunedb *db, long long id, arena *a, tunedb_variant *out, strbuf *err);
+/* The kernel's recorded file, name and times (NULL when unknown); in a. */
+typedef struct tunedb_kernel_info {
+    const char *key, *name, *file, *created_at, *last_seen;
+} tunedb_kernel_info;
+int tunedb_kernel_by_key(tunedb *db, const char *key, arena *a, tunedb_kernel_info *out,
+                         strbuf *err);
+
+/* Removes the variant of this id (1), or reports there is none (0); -1
+ * error.  Its evaluations stay (the record of what was measured). */
+int tunedb_remove_variant(tunedb *db, long long id, strbuf *err);
+/* Removes every kernel whose key starts with key_or_name (8 hex digits at
+ * least) or whose (qualified) name it is, with their variants and
+ * evaluations; *removed gets the number of kernels.  0 or -1. */
+int tunedb_remove_kernels(tunedb *db, const char *key_or_name, long long *removed, strbuf *err);
+
+/* The whole database as readable JSON (docs/DATABASE.md, "Export"):
+ * kernels by key with their variants and evaluations in a stable order, no
+ * row ids, so that an export is committable and diffs well.  Appended to
+ * out.  0 or -1. */
+int tunedb_export_json(tunedb *db, strbuf *out, strbuf *err);
+
+typedef struct tunedb_import_counts {
+    long long kernels, variants, evaluations; /* rows added */
+    long long variants_present;               /* already there: skipped */
+} tunedb_import_counts;
+/* Merges an export into db, in one transaction: kernels are upserted,
+ * variants and evaluations not present yet (same kernel, arch, hash, time,
+ * GPU; same variant, verdict, time) are added.  replace: each kernel of
+ * the export replaces the database's whole (its variants and evaluations),
+ * later imports winning.  0, or -1 (nothing changed) with a message. */
+int tunedb_import_json(tunedb *db, const char *json, int replace, tunedb_import_counts *counts,
+                       strbuf *err);
+
+/* A fingerprint of what can apply: SHA-256 over every applicable variant
+ * (id, key, arch, hash, speedup), in 64 hex digits.  0 or -1. */
+int tunedb_stamp(tunedb *db, char out[65], strbuf *err);
+
+/* ---- the log of applications (applied_log.c) ----------------------------- */
+
+/* Appends one line (time, arch, speedup, id, hash, kernel, file) to the log
+ * beside db (its path + "-applied.log"), cut to its newer half past 1 MiB:
+ * the nvcc wrapper calls it when it splices a variant in.  Failures are
+ * ignored (it is a record, not the build). */
+void tunedb_log_applied(tunedb *db, const tunedb_variant *v, const char *file);
+/* The log's path for the database at db_path; in a. */
+const char *tunedb_applied_log_path(const char *db_path, arena *a);
+
 #endif

@@ -43,7 +43,8 @@ typedef struct apply_place {
 
 typedef enum apply_where {
     APPLY_HERE,          /* a place a variant can go */
-    APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, or in another file */
+    APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, in another file, or
+                            marked `// cl1cc: off` (opt_out.h) */
     APPLY_REWRITTEN      /* `cl1cc rewrite` put a variant here already */
 } apply_where;
 
@@ -110,9 +111,11 @@ int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a
 
 /* The archs to look up outside a build: arch_option ("sm_90") when given;
  * else those the flags name (-arch, -code, -gencode), as the wrapper would,
- * "native" being the GPU's; else fallback (may be NULL: the arch a tuning
- * run reports); else the GPU nvidia-smi reports (harness's hn_gpu_detect).
- * The strings live in a.  0, or -1 with a message asking for --arch. */
+ * "native" being the GPU's (none without a GPU), "all" and virtual archs
+ * none; else fallback (may be NULL: the arch a tuning run reports); else
+ * the GPU nvidia-smi reports; else nvcc's default arch (flags->gpu_archs).
+ * An empty list means nothing applies.  The strings live in a.  0, or -1
+ * for a malformed arch_option. */
 int apply_archs(const char *arch_option, const nvcc_cmdline *flags, const char *fallback,
                 arena *a, cstr_vec *out, strbuf *err);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel_key.h"
+#include "opt_out.h"
 
 apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
                                   const nvcc_cmdline *cl, const char *const *archs,
@@ -23,6 +24,8 @@ apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
     p->n_flags = cl->codegen_flags.len;
     p->launch_edits = launch_edits;
     const kernel *k = &m->kernels.items[i];
+    if (kernel_opted_out(m, k)) /* `// cl1cc: off` */
+        return APPLY_NOT_A_PLACE;
     if (!k->is_definition || k->decl_range.in_macro || !k->decl_range.file ||
         strcmp(k->decl_range.file, m->main_file) != 0)
         return APPLY_NOT_A_PLACE;

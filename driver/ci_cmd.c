@@ -4,7 +4,8 @@
  * child process), and writes a Markdown report (also to
  * $GITHUB_STEP_SUMMARY), an HTML page, a JSON summary and the patch of
  * verified winners (`cl1cc rewrite --patch`'s code).  Exit status: 0 nothing
- * to change, 3 a patch with improvements, 1 an error, 2 usage.
+ * to change, 3 a patch with improvements, 4 nothing was measured (no GPU),
+ * 1 an error, 2 usage.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "compdb.h"
 #include "config.h"
 #include "core.h"
 #include "driver.h"
@@ -24,9 +26,10 @@
 #include "wrapper.h"
 
 #define CI_IMPROVED 3
+#define CI_NOT_MEASURED 4
 
 typedef struct ci_options {
-    const char *base, *from_json, *run, *build, *out, *arch;
+    const char *base, *from_json, *run, *build, *out, *arch, *build_dir;
     double budget;
     int dry_run;
     cstr_vec files;
@@ -293,6 +296,8 @@ static int parse_args(int argc, char **argv, ci_options *o)
             o->out = argv[++i];
         } else if (strcmp(arg, "--arch") == 0 && more) {
             o->arch = argv[++i];
+        } else if (strcmp(arg, "-p") == 0 && more) {
+            o->build_dir = argv[++i];
         } else if (strcmp(arg, "--budget-seconds") == 0 && more) {
             char *end;
             o->budget = strtod(argv[++i], &end);
@@ -401,6 +406,32 @@ static void ci_select_files(ci_job *j)
     }
 }
 
+/* -p BUILD: the flags of the files from the build's compile_commands.json
+ * (before those after "--"), for the tuner and the patch alike */
+static void ci_build_flags(ci_job *j)
+{
+    if (!j->o.build_dir || !j->files.len)
+        return;
+    cstr_vec flags = {0};
+    if (compdb_common_flags(j->o.build_dir, (const char *const *)j->files.items, j->files.len,
+                            j->o.nvcc_argv, (size_t)j->o.nvcc_argc, &j->a, &flags, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        j->failed = 2;
+        vec_free(&flags);
+        return;
+    }
+    j->o.nvcc_argv = arena_alloc(&j->a, (flags.len + 1) * sizeof *j->o.nvcc_argv);
+    memcpy(j->o.nvcc_argv, flags.items, flags.len * sizeof *j->o.nvcc_argv);
+    j->o.nvcc_argv[flags.len] = NULL;
+    j->o.nvcc_argc = (int)flags.len;
+    vec_free(&flags);
+    nvcc_cmdline_free(&j->cl);
+    if (nvcc_cmdline_parse(j->o.nvcc_argc, j->o.nvcc_argv, &j->cl, &j->err) != 0) {
+        log_error("ci: %s", sb_str(&j->err));
+        j->failed = 2;
+    }
+}
+
 static void print_tune_command(const ci_job *j, const char *json_path, arena *a)
 {
     cstr_vec targv = {0};
@@ -477,7 +508,9 @@ static void ci_patch(ci_job *j)
 {
     if (j->o.dry_run || j->failed == 2 || !j->files.len)
         return;
-    if (apply_archs(j->o.arch, &j->cl, j->run.arch, &j->a, &j->archs, &j->err) != 0) {
+    /* the tuning run's arch, when it ran on a GPU ("none" without one) */
+    const char *run_arch = j->run.arch && strncmp(j->run.arch, "sm_", 3) == 0 ? j->run.arch : NULL;
+    if (apply_archs(j->o.arch, &j->cl, run_arch, &j->a, &j->archs, &j->err) != 0) {
         log_error("ci: %s", sb_str(&j->err));
         note(j, sb_str(&j->err));
         j->failed = 1;
@@ -574,9 +607,12 @@ static int ci_write_reports(ci_job *j, int exit_code)
     else if (unlink(patch_path) != 0 && errno != ENOENT)
         werr = -1;
     werr |= append_step_summary(&md);
-    printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
-           j->run.kernels.len, patched.len, patched.len ? " " : "", patched.len ? patch_path : "",
-           out);
+    if (exit_code == CI_NOT_MEASURED)
+        fprintf(stderr, "cl1cc ci: nothing was measured: no GPU\n");
+    else
+        printf("cl1cc ci: %zu kernel(s) tuned, %zu rewritten in the patch%s%s; reports in %s/\n",
+               j->run.kernels.len, patched.len, patched.len ? " " : "",
+               patched.len ? patch_path : "", out);
     sb_free(&md);
     sb_free(&html);
     sb_free(&summary);
@@ -620,11 +656,16 @@ int cmd_ci(int argc, char **argv)
     int stop = 0;
     ci_select_files(&j);
     if (!j.failed)
+        ci_build_flags(&j);
+    if (!j.failed)
         stop = ci_tune(&j);
     if (!stop)
         ci_patch(&j);
     ci_note_missing_winners(&j);
     int exit_code = j.failed ? j.failed : (j.have_res && j.res.applied.len ? CI_IMPROVED : 0);
+    /* a run on a machine without a GPU measured nothing: never "tuned" */
+    if (!j.failed && j.have_run && j.run.ran_on_gpu == 0)
+        exit_code = CI_NOT_MEASURED;
     if (j.o.dry_run)
         exit_code = j.failed;
     else if (j.failed != 2)

@@ -18,6 +18,9 @@ int cmd_pool_run(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);
 int cmd_revert(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+/* `cl1cc --cl1-db-stamp` (db_cmd.c) */
+int cmd_db_stamp(void);
 
 /* the command's usage (main.c's table) */
 void driver_usage(const char *command, FILE *to);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compdb.h"
 #include "core.h"
 #include "driver.h"
 #include "frontend.h"
@@ -174,37 +175,6 @@ static void print_summary(const tu_model *m, int with_body)
                m->ignored_errors, m->ignored_errors == 1 ? "" : "s", m->first_ignored_error);
 }
 
-/* Flags for `file` from a compile_commands.json in build_dir, in nvcc
- * spelling; relative paths are resolved by the caller through the
- * command's directory. */
-static int flags_from_compdb(const char *build_dir, const char *file, arena *a,
-                             str_vec *out, const char **directory)
-{
-    strbuf err;
-    sb_init(&err);
-    int rc = fe_compdb_command(build_dir, file, a, out, directory, &err);
-    if (rc != 0)
-        log_error("%s", sb_str(&err));
-    sb_free(&err);
-    return rc;
-}
-
-/* Paths in flags (-Ifoo, -isystem foo, -include foo.h) relative to the
- * compile command's directory, made absolute. */
-static void absolutize_flags(cstr_vec *flags, const char *dir, arena *a)
-{
-    for (size_t i = 0; i < flags->len; i++) {
-        const char *f = flags->items[i];
-        if (strncmp(f, "-I", 2) == 0 && f[2] && f[2] != '/') {
-            flags->items[i] = arena_printf(a, "-I%s/%s", dir, f + 2);
-        } else if ((strcmp(f, "-isystem") == 0 || strcmp(f, "-include") == 0) &&
-                   i + 1 < flags->len && flags->items[i + 1][0] != '/') {
-            flags->items[i + 1] = arena_printf(a, "%s/%s", dir, flags->items[i + 1]);
-            i++;
-        }
-    }
-}
-
 typedef struct inspect_cli {
     const char *file, *build_dir;
     int json, summary, with_text, with_body;
@@ -256,27 +226,26 @@ static int parse_args(int argc, char **argv, inspect_cli *c)
  * after "--"; 0, or 2 after a message */
 static int frontend_flags(const inspect_cli *c, int argc, char **argv, cstr_vec *flags, arena *a)
 {
-    str_vec nvcc_args = {0};
-    const char *compdb_dir = NULL;
-    if (c->build_dir && flags_from_compdb(c->build_dir, c->file, a, &nvcc_args, &compdb_dir) != 0) {
+    cstr_vec nvcc_args = {0};
+    strbuf err;
+    sb_init(&err);
+    if (c->build_dir && compdb_flags(c->build_dir, c->file, a, &nvcc_args, &err) != 0) {
+        log_error("inspect: %s", sb_str(&err));
+        sb_free(&err);
         vec_free(&nvcc_args);
         return 2;
     }
     for (int i = c->nvcc_from; i < argc; i++)
         vec_push(&nvcc_args, argv[i]);
     nvcc_cmdline cl;
-    strbuf err;
-    sb_init(&err);
     int rc = 0;
-    if (nvcc_cmdline_parse((int)nvcc_args.len, nvcc_args.items, &cl, &err) != 0) {
+    if (nvcc_cmdline_parse((int)nvcc_args.len, (char **)nvcc_args.items, &cl, &err) != 0) {
         log_error("inspect: %s", sb_str(&err));
         rc = 2;
     } else {
         /* the strings outlive cl: into the arena */
         for (size_t i = 0; i < cl.frontend_flags.len; i++)
             vec_push(flags, arena_strdup(a, cl.frontend_flags.items[i]));
-        if (compdb_dir)
-            absolutize_flags(flags, compdb_dir, a);
     }
     sb_free(&err);
     nvcc_cmdline_free(&cl);

@@ -65,6 +65,8 @@ static const command commands[] = {
      "  --work DIR           keep the variants and judge logs here (shared with\n"
      "                       the nodes for slurm)\n"
      "  --json FILE          a summary for tools and `cl1cc ci`\n"
+     "  -p DIR               the files' flags from DIR/compile_commands.json (before\n"
+     "                       those after --): the flags that key the database\n"
      "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
      "                       passed to the judge\n",
      NULL, NULL},
@@ -102,15 +104,19 @@ static const command commands[] = {
      "The API key comes from $" POL_LLM_DEFAULT_KEY_ENV " (or --cl1-llm-key-env).\n"},
     {"rewrite", cmd_rewrite,
      "put verified faster kernels into the source, behind provenance markers",
-     "usage: cl1cc rewrite (--in-place | --patch | --check) [--arch sm_XX] FILES.cu...\n"
-     "                     [-- NVCC-FLAGS... [FILES.cu...]]\n"
+     "usage: cl1cc rewrite (--in-place | --patch | --check) [--arch sm_XX] [-p BUILD-DIR]\n"
+     "                     FILES.cu... [-- NVCC-FLAGS... [FILES.cu...]]\n"
      "  --in-place  put the best verified variants into the files (atomically)\n"
      "  --patch     print a unified diff instead (for git apply)\n"
      "  --check     change nothing; exit 3 when a verified variant would apply\n"
      "  --arch      the GPU arch to look variants up for (default: the archs the\n"
-     "              flags name, else the GPU nvidia-smi reports)\n"
+     "              flags name, else the GPU nvidia-smi reports, else nvcc's default\n"
+     "              arch: no GPU is needed)\n"
+     "  -p DIR      each file's flags from DIR/compile_commands.json (before NVCC-FLAGS)\n"
      "  NVCC-FLAGS  the flags the files are compiled with: the keys depend on them\n"
-     "exit status: 0 done (or nothing to apply), 3 --check found variants to apply,\n"
+     "  A kernel marked `// cl1cc: off` (the line before it, or its first line) is\n"
+     "  left alone, by the wrapper and the tuner too.\n"
+     "exit status: 0 done (or nothing to apply: silent), 3 --check found variants to apply,\n"
      "             1 a file could not be read, parsed or written, 2 usage\n",
      NULL, NULL},
     {"revert", cmd_revert,
@@ -124,7 +130,7 @@ static const command commands[] = {
     {"ci", cmd_ci,
      "tune what a change touched: reports and a patch (docs/REWRITE.md)",
      "usage: cl1cc ci [--base REF | FILES...] --run CMD [--build CMD] [--budget-seconds S]\n"
-     "                [--out DIR] [--arch sm_XX] [--dry-run] [-- NVCC-FLAGS...]\n"
+     "                [--out DIR] [--arch sm_XX] [-p BUILD-DIR] [--dry-run] [-- NVCC-FLAGS...]\n"
      "       cl1cc ci --from-json TUNE.json [FILES...] [--out DIR] [--arch sm_XX] [-- NVCC-FLAGS...]\n"
      "  --base REF        tune the .cu/.cuh files changed in REF...HEAD\n"
      "                    (default origin/main, else HEAD~1)\n"
@@ -134,8 +140,33 @@ static const command commands[] = {
      "  --from-json FILE  make the reports from an earlier `cl1cc tune --json` run\n"
      "  --out DIR         where report.md, report.html, summary.json, cl1cc.patch\n"
      "                    (and tune.json) go (default cl1cc-ci)\n"
+     "  -p DIR            the files' flags from DIR/compile_commands.json (before\n"
+     "                    NVCC-FLAGS), for the tuner and the patch\n"
      "  --dry-run         print the files and the tune command; run nothing\n"
-     "exit status: 0 nothing to change, 3 improvements (a patch), 1 error, 2 usage\n",
+     "exit status: 0 nothing to change, 3 improvements (a patch), 4 nothing was\n"
+     "             measured (no GPU), 1 error, 2 usage\n",
+     NULL, NULL},
+    {"db", cmd_db,
+     "the tuning database and the caches beside it: stats, list, show, rm, export, import",
+     "usage: cl1cc db stats                 kernels, variants, recent applications, cache sizes\n"
+     "       cl1cc db list [--applicable]   one line per variant (id, arch, speedup, kernel)\n"
+     "       cl1cc db show ID               a variant with its provenance and source\n"
+     "       cl1cc db rm ID... | --kernel KEY-PREFIX|NAME\n"
+     "                                      remove variants, or kernels with all they hold\n"
+     "       cl1cc db export [FILE]         the database as readable JSON (default stdout)\n"
+     "       cl1cc db import [--replace] FILE...\n"
+     "                                      merge exports (or tuning .db files) in: new\n"
+     "                                      entries are added; --replace: each kernel of a\n"
+     "                                      file replaces the database's, later files win\n"
+     "       cl1cc db trim [--captures-mb N] [--pch-mb N]\n"
+     "                                      least recently used captures and PCHs out, to\n"
+     "                                      the caps (default 1024, and $CL1CC_PCH_CACHE_MB or 256)\n"
+     "       cl1cc db clean --captures | --pch | --all\n"
+     "                                      empty those caches (the database stays)\n"
+     "  The database is $CL1CC_DB, else CACHE/tuning.db; captures are beside it.\n"
+     "  cl1cc --cl1-db-stamp prints a fingerprint of what can apply, for ccache's\n"
+     "  compiler_check (docs/WRAPPER.md).\n"
+     "exit status: 0 done, 1 error (or nothing to remove), 2 usage\n",
      NULL, NULL},
     {"pool-run", cmd_pool_run,
      "run commands one per GPU, or through Slurm",
@@ -183,7 +214,9 @@ static void print_help(void)
            "                             from the tuning database spliced in\n"
            "  cl1cc COMMAND ARGS...      one of the commands below\n"
            "  cl1cc COMMAND --help       that command's usage\n"
-           "  cl1cc --cl1-help | --cl1-version\n\n"
+           "  cl1cc --cl1-help | --cl1-version\n"
+           "  cl1cc --cl1-db-stamp       a fingerprint of the tuning database, for ccache's\n"
+           "                             compiler_check (docs/WRAPPER.md)\n\n"
            "commands:\n",
            CL1CC_VERSION);
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -211,6 +244,8 @@ int main(int argc, char **argv)
         print_help();
         return 0;
     }
+    if (strcmp(argv[1], "--cl1-db-stamp") == 0)
+        return cmd_db_stamp();
     if (strcmp(argv[1], "--cl1-version") == 0) {
         printf("cl1cc %s\n", CL1CC_VERSION);
         return 0;

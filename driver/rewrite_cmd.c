@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "compdb.h"
 #include "driver.h"
 #include "rewrite.h"
 
@@ -22,10 +23,114 @@ static void report_file_error(const char *path, const char *what, int errnum)
 
 /* ---- the commands --------------------------------------------------------------- */
 
+/* Files that compile with the same nvcc arguments. */
+typedef struct rewrite_group {
+    cstr_vec args;
+    cstr_vec files;
+} rewrite_group;
+typedef VEC(rewrite_group) rewrite_group_vec;
+
+static int same_args(const cstr_vec *x, const cstr_vec *y)
+{
+    if (x->len != y->len)
+        return 0;
+    for (size_t i = 0; i < x->len; i++)
+        if (strcmp(x->items[i], y->items[i]) != 0)
+            return 0;
+    return 1;
+}
+
+static void add_to_group(rewrite_group_vec *groups, cstr_vec *args, const char *file)
+{
+    for (size_t g = 0; g < groups->len; g++)
+        if (same_args(&groups->items[g].args, args)) {
+            vec_push(&groups->items[g].files, file);
+            vec_free(args);
+            return;
+        }
+    rewrite_group grp = {*args, {0}};
+    vec_push(&grp.files, file);
+    vec_push(groups, grp);
+    memset(args, 0, sizeof *args);
+}
+
+typedef struct rewrite_totals {
+    size_t applied, files_changed;
+} rewrite_totals;
+
+/* One group: its archs, its rewrite; the patch printed.  0, 1, or 2. */
+static int rewrite_group_run(const rewrite_group *grp, int mode, const char *arch,
+                             rewrite_totals *t)
+{
+    nvcc_cmdline cl;
+    strbuf err;
+    sb_init(&err);
+    arena a;
+    arena_init(&a);
+    cstr_vec archs = {0};
+    int rc = 2;
+    if (nvcc_cmdline_parse((int)grp->args.len, (char **)grp->args.items, &cl, &err) != 0) {
+        log_error("rewrite: %s", sb_str(&err));
+    } else if (apply_archs(arch, &cl, NULL, &a, &archs, &err) != 0) {
+        log_error("rewrite: %s", sb_str(&err));
+    } else if (!archs.len) {
+        rc = 0; /* the flags target no arch a variant can be verified on */
+    } else {
+        rewrite_request rq;
+        rq.files = grp->files.items;
+        rq.n_files = grp->files.len;
+        rq.flags = &cl;
+        rq.archs = archs.items;
+        rq.n_archs = archs.len;
+        rq.mode = (rewrite_mode)mode;
+        rewrite_result res;
+        rc = rewrite_run(&rq, &res);
+        if (mode == REWRITE_PATCH) {
+            fwrite(sb_str(&res.patch), 1, res.patch.len, stdout);
+            if (fflush(stdout) != 0) {
+                log_error("rewrite: cannot write the patch: %s", strerror(errno));
+                rc = 1;
+            }
+        }
+        t->applied += res.applied.len;
+        t->files_changed += res.files_changed;
+        rewrite_result_free(&res);
+    }
+    vec_free(&archs);
+    arena_free(&a);
+    nvcc_cmdline_free(&cl);
+    sb_free(&err);
+    return rc;
+}
+
+/* The files grouped by their flags: those of -p's compile_commands.json
+ * (each file its own) before the explicit ones, or the explicit ones; 0, or
+ * 2 after a message. */
+static int group_files(const char *build_dir, const cstr_vec *files, char **explicit_args,
+                       int n_explicit, arena *a, rewrite_group_vec *groups)
+{
+    for (size_t f = 0; f < files->len; f++) {
+        cstr_vec args = {0};
+        strbuf err;
+        sb_init(&err);
+        if (build_dir && compdb_flags(build_dir, files->items[f], a, &args, &err) != 0) {
+            log_error("rewrite: %s", sb_str(&err));
+            sb_free(&err);
+            vec_free(&args);
+            return 2;
+        }
+        sb_free(&err);
+        for (int i = 0; i < n_explicit; i++)
+            vec_push(&args, explicit_args[i]);
+        add_to_group(groups, &args, files->items[f]);
+    }
+    return 0;
+}
+
 int cmd_rewrite(int argc, char **argv)
 {
     int mode = -1, nvcc_from = argc;
-    const char *arch = NULL;
+    const char *arch = NULL, *build_dir = NULL;
     cstr_vec files = {0};
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
@@ -42,6 +147,8 @@ int cmd_rewrite(int argc, char **argv)
             arch = argv[++i];
         } else if (strncmp(arg, "--arch=", 7) == 0) {
             arch = arg + 7;
+        } else if (strcmp(arg, "-p") == 0 && i + 1 < argc) {
+            build_dir = argv[++i];
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             driver_usage("rewrite", stderr);
             vec_free(&files);
@@ -55,6 +162,8 @@ int cmd_rewrite(int argc, char **argv)
             vec_push(&files, arg);
         }
     }
+    /* sources among the nvcc arguments are files too (pre-commit appends
+     * the file names after the hook's own arguments); the rest are flags */
     nvcc_cmdline cl;
     strbuf err;
     sb_init(&err);
@@ -65,51 +174,51 @@ int cmd_rewrite(int argc, char **argv)
         vec_free(&files);
         return 2;
     }
-    /* sources among the nvcc arguments are files too: pre-commit appends
-     * the file names after the hook's own arguments */
-    for (size_t i = 0; i < cl.inputs.len; i++)
-        if (cl.inputs.items[i].lang == NVCC_LANG_CU)
-            vec_push(&files, cl.inputs.items[i].path);
+    sb_free(&err);
+    cstr_vec flags = {0};
+    for (size_t i = 0; i < cl.argv.len; i++) {
+        int source = 0;
+        for (size_t k = 0; k < cl.inputs.len && !source; k++)
+            source = cl.inputs.items[k].arg_index == i && cl.inputs.items[k].lang == NVCC_LANG_CU;
+        if (source)
+            vec_push(&files, cl.argv.items[i]);
+        else
+            vec_push(&flags, cl.argv.items[i]);
+    }
     int rc = 2;
     arena a;
     arena_init(&a);
-    cstr_vec archs = {0};
+    rewrite_group_vec groups = {0};
     if (mode < 0 || !files.len) {
         if (mode < 0)
             log_error("rewrite: say --in-place, --patch or --check");
         else
             log_error("rewrite: no files");
         driver_usage("rewrite", stderr);
-    } else if (apply_archs(arch, &cl, NULL, &a, &archs, &err) != 0) {
-        log_error("rewrite: %s", sb_str(&err));
-    } else {
-        rewrite_request rq;
-        rq.files = files.items;
-        rq.n_files = files.len;
-        rq.flags = &cl;
-        rq.archs = archs.items;
-        rq.n_archs = archs.len;
-        rq.mode = (rewrite_mode)mode;
-        rewrite_result res;
-        rc = rewrite_run(&rq, &res);
-        if (mode == REWRITE_PATCH) {
-            fwrite(sb_str(&res.patch), 1, res.patch.len, stdout);
-            if (fflush(stdout) != 0) {
-                log_error("rewrite: cannot write the patch: %s", strerror(errno));
-                rc = 1;
-            }
-        } else if (mode == REWRITE_CHECK && rc == 0 && res.applied.len) {
+    } else if (group_files(build_dir, &files, (char **)flags.items, (int)flags.len, &a,
+                           &groups) == 0) {
+        rewrite_totals t = {0, 0};
+        rc = 0;
+        for (size_t g = 0; g < groups.len; g++) {
+            int grc = rewrite_group_run(&groups.items[g], mode, arch, &t);
+            if (grc > rc)
+                rc = grc;
+        }
+        if (mode == REWRITE_CHECK && rc == 0 && t.applied) {
             fprintf(stderr, "cl1cc: %zu kernel(s) in %zu file(s) can be rewritten with verified "
                             "faster variants: run cl1cc rewrite --in-place\n",
-                    res.applied.len, res.files_changed);
+                    t.applied, t.files_changed);
             rc = 3;
         }
-        rewrite_result_free(&res);
     }
-    vec_free(&archs);
-    arena_free(&a);
+    for (size_t g = 0; g < groups.len; g++) {
+        vec_free(&groups.items[g].args);
+        vec_free(&groups.items[g].files);
+    }
+    vec_free(&groups);
+    vec_free(&flags);
     nvcc_cmdline_free(&cl);
-    sb_free(&err);
+    arena_free(&a);
     vec_free(&files);
     return rc;
 }

@@ -75,6 +75,7 @@ static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdli
     }
     log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies", path,
                 k->qualified_name, v->id, v->speedup, v->arch);
+    tunedb_log_applied(db, v, path); /* for `cl1cc db stats` */
     return 1;
 }
 

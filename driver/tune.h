@@ -24,6 +24,7 @@ typedef enum tune_order { TUNE_ORDER_LEARNED, TUNE_ORDER_RANDOM, TUNE_ORDER_CATA
 
 typedef struct tune_options {
     const char *run_cmd, *build_cmd, *captures, *json, *chooser, *work;
+    const char *build_dir; /* -p: flags from its compile_commands.json */
     int use_builtin;       /* the built-in policy proposes */
     pol_llm_config llm;    /* the LLM policy when llm.url is set */
     int llm_per_round;

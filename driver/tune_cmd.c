@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compdb.h"
 #include "core.h"
 #include "driver.h"
 #include "tune.h"
@@ -85,6 +86,24 @@ int cmd_tune(int argc, char **argv)
     sb_init(&s.err);
     s.loop.judge = &s.o.judge;
     s.loop.started = tune_now();
+    /* -p BUILD: the files' flags from the build, before those after "--" */
+    cstr_vec flags = {0};
+    if (s.o.build_dir) {
+        if (compdb_common_flags(s.o.build_dir, s.o.files, s.o.n_files, s.o.nvcc_flags,
+                                s.o.n_nvcc_flags, &s.a, &flags, &s.err) != 0) {
+            log_error("tune: %s", sb_str(&s.err));
+            vec_free(&flags);
+            sb_free(&s.err);
+            tune_options_free(&s.o);
+            arena_free(&s.a);
+            return 2;
+        }
+        vec_push(&flags, NULL);
+        s.o.nvcc_flags = arena_alloc(&s.a, flags.len * sizeof *s.o.nvcc_flags);
+        memcpy(s.o.nvcc_flags, flags.items, flags.len * sizeof *s.o.nvcc_flags);
+        s.o.n_nvcc_flags = flags.len - 1;
+        vec_free(&flags);
+    }
     if (nvcc_cmdline_parse((int)s.o.n_nvcc_flags, s.o.nvcc_flags, &s.cl, &s.err) != 0) {
         log_error("tune: %s", sb_str(&s.err));
         sb_free(&s.err);

@@ -35,6 +35,7 @@ static const struct {
     {"--build", offsetof(tune_options, build_cmd)},
     {"--captures", offsetof(tune_options, captures)},
     {"--json", offsetof(tune_options, json)},
+    {"-p", offsetof(tune_options, build_dir)},
     {"--chooser", offsetof(tune_options, chooser)},
 };
 

@@ -15,6 +15,7 @@
 #include "core.h"
 #include "frontend.h"
 #include "harness.h"
+#include "opt_out.h"
 #include "tune.h"
 
 static int has_meta_below(const char *dir)
@@ -202,6 +203,11 @@ static int load_targets(tune_session *s, const char *file)
         const kernel *k = &m->kernels.items[i];
         if (!tune_kernel_of_file(m, k, s->targets.items, s->targets.len) || !wanted_kernel(&s->o, k))
             continue;
+        if (kernel_opted_out(m, k)) {
+            printf("tune: %s: kernel %s is marked `cl1cc: off`: not tuned\n", file,
+                   k->qualified_name);
+            continue;
+        }
         tune_target tk;
         target_init(&tk, m, i, s->captures, &s->o, &s->a);
         vec_push(&s->targets, tk);

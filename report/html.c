@@ -37,7 +37,8 @@ static void esc_n(strbuf *out, const char *s, size_t n)
     free(copy);
 }
 
-/* "kernel (file)" cut to fit the label column */
+/* "kernel (file)" cut to fit the label column (at a character, not inside
+ * a UTF-8 sequence), the whole of it in a title (the tooltip) */
 static void chart_label(strbuf *out, const tune_kernel *k, const char *root)
 {
     strbuf l;
@@ -46,11 +47,17 @@ static void chart_label(strbuf *out, const tune_kernel *k, const char *root)
     const char *slash = strrchr(file, '/');
     sb_printf(&l, "%s (%s)", k->kernel ? k->kernel : "?", slash ? slash + 1 : file);
     if (l.len > 44) {
-        l.len = 41;
-        l.data[l.len] = '\0';
-        sb_puts(&l, "...");
+        size_t cut = 41;
+        while (cut > 0 && ((unsigned char)l.data[cut] & 0xc0) == 0x80)
+            cut--;
+        sb_puts(out, "<title>");
+        esc(out, sb_str(&l));
+        sb_puts(out, "</title>");
+        esc_n(out, l.data, cut);
+        sb_puts(out, "...");
+    } else {
+        esc(out, sb_str(&l));
     }
-    esc(out, sb_str(&l));
     sb_free(&l);
 }
 
@@ -286,6 +293,8 @@ static void page_head(strbuf *out)
             "table{border-collapse:collapse;width:100%;font-size:.88rem}\n"
             "th,td{border-bottom:1px solid #d1d9e0;padding:.35rem .5rem;text-align:left;vertical-align:top}\n"
             "th{background:#f6f8fa}.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+            /* long kernel names, paths and notes wrap inside the page */
+            "td,li,.sub,h2{overflow-wrap:anywhere}\n"
             ".improved{color:#1a7f37;font-weight:600}.error{color:#cf222e}\n"
             "pre.patch{background:#f6f8fa;padding:1rem;overflow:auto;font-size:.78rem;border-radius:6px}\n"
             ".add{color:#1a7f37}.del{color:#cf222e}.hunk{color:#8250df}.file{font-weight:600}\n"
@@ -349,7 +358,8 @@ void report_html(const report_input *in, strbuf *out)
     if (in->exit_code == 1 || in->exit_code == 2)
         sb_puts(out, "<p class=\"error-banner\">The optimization pass did not complete: see the notes.</p>\n");
     if (run->ran_on_gpu == 0)
-        sb_puts(out, "<p class=\"error-banner\">No GPU was present: nothing was timed.</p>\n");
+        sb_puts(out, "<p class=\"error-banner\">Nothing was measured: no GPU. No variant was "
+                     "verified or timed on this machine.</p>\n");
     cards(in, &t, out);
     if (run->kernels.len) {
         sb_puts(out, "<h2>Speedup per kernel</h2>\n");

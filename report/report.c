@@ -99,7 +99,7 @@ static void md_gpu_line(strbuf *out, const tune_run *run)
     sb_printf(out, "on %s (%s)", run->gpu_name ? run->gpu_name : "an unknown GPU",
               run->arch ? run->arch : "arch unknown");
     if (run->ran_on_gpu == 0)
-        sb_puts(out, " — **no GPU was present: nothing was timed**");
+        sb_puts(out, " — **nothing was measured: no GPU**");
     if (!isnan(run->wall_seconds))
         sb_printf(out, " in %.1f s", run->wall_seconds);
     if (!isnan(run->budget_seconds) || run->budget_evaluations >= 0) {
@@ -119,6 +119,9 @@ static void md_heading(const report_input *in, const report_totals *t, strbuf *o
     sb_puts(out, "## cl1cc optimization report\n\n");
     if (in->exit_code == 1 || in->exit_code == 2)
         sb_puts(out, "> **Error:** the optimization pass did not complete; see the notes below.\n\n");
+    if (in->run->ran_on_gpu == 0)
+        sb_puts(out, "> **Nothing was measured: no GPU.** This runner has no GPU: no variant was "
+                     "verified or timed (exit status 4).\n\n");
     sb_printf(out, "**%zu of %zu kernel%s improved** ", t->improved, t->kernels,
               t->kernels == 1 ? "" : "s");
     md_gpu_line(out, in->run);
@@ -277,6 +280,7 @@ void report_summary_json(const report_input *in, strbuf *out)
     add_string(root, "base_ref", in->base_ref);
     const char *result = in->exit_code == 3   ? "improvements"
                          : in->exit_code == 0 ? "nothing_to_do"
+                         : in->exit_code == 4 ? "nothing_measured"
                                               : "error";
     cJSON_AddStringToObject(root, "result", result);
     cJSON_AddNumberToObject(root, "exit_code", in->exit_code);

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -81,6 +82,20 @@ static void test_files(void)
     free(data);
     CHECK(file_read_all(path, 3, &data, &len) == -1);
     CHECK(file_read_all("/nonexistent/x", 0, &data, &len) == -1);
+    /* a new file gets the user's umask (reports are shared, not 0600);
+     * a replaced one keeps its mode */
+    struct stat st;
+    mode_t old = umask(022);
+    snprintf(path, sizeof path, "%s/a/report.html", dir);
+    CHECK(file_write_atomic(path, "x", 1) == 0 && stat(path, &st) == 0 &&
+          (st.st_mode & 0777) == 0644);
+    umask(027);
+    snprintf(path, sizeof path, "%s/a/other.html", dir);
+    CHECK(file_write_atomic(path, "x", 1) == 0 && stat(path, &st) == 0 &&
+          (st.st_mode & 0777) == 0640);
+    CHECK(chmod(path, 0604) == 0 && file_write_atomic(path, "y", 1) == 0 &&
+          stat(path, &st) == 0 && (st.st_mode & 0777) == 0604);
+    umask(old);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);

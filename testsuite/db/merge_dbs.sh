@@ -1,6 +1,6 @@
 #!/bin/sh
 # merge_dbs.sh CL1CC DB_PUT SRC_DIR: testsuite/bench/merge_tuning_dbs.py
-# takes each kernel whole from the last database that has it, keeps
+# (`cl1cc db import --replace`) takes each kernel whole from the last database that has it, keeps
 # databases cl1cc accepts (the chooser retrains on the result), and refuses
 # to overwrite an existing file.
 set -u
@@ -9,6 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ex=$src/testsuite/example/vector_scale.cu v=$src/testsuite/judge/variants
 merge="python3 $src/testsuite/bench/merge_tuning_dbs.py"
+export CL1CC="$cl1cc" # the script is `cl1cc db import --replace` now
 fail=0
 put() { # db kernel variant speedup
     CL1CC_DB=$1 "$db_put" "$ex" "$2" "$3" "$4" -- -O3 -arch=sm_90 >/dev/null || { echo "FAIL: db_put $*"; exit 1; }

@@ -2,7 +2,11 @@
 # html.sh CL1CC RWC_PUT HERE: the HTML report of `cl1cc ci` opens in headless
 # Chromium, self-contained (no script, no external asset), and renders: the
 # screenshot is a 1200x900 PNG that is not blank and shows the green bars of
-# the speedup chart.  Skipped (77) only when chromium is not installed.
+# the speedup chart.  A report with a 60-character kernel name keeps it
+# inside an 800-pixel-wide page: a script added to a copy reports (through
+# --dump-dom) every name whose box ends past the viewport, and whether the
+# page scrolls sideways; a control page that does overflow is caught.
+# Skipped (77) only when chromium is not installed.
 set -u
 cl1cc=$(readlink -f "$1") put=$(readlink -f "$2")
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -107,4 +111,37 @@ assert len(colors) > 20, "blank page"
 assert green > 2000, "no green bar"
 assert dark > 2000, "no text"
 PY
+# a 60-character kernel name in a page 800 pixels wide
+long=an_extremely_long_templated_kernel_name_for_matrix_transpose
+[ ${#long} -eq 60 ] || bad "the long name is ${#long} characters"
+sed "s/\"kernel\": \"scale\"/\"kernel\": \"$long\"/" tune.json >long.json
+"$cl1cc" ci --from-json long.json --out long -- -O3 -arch=sm_90 >/dev/null 2>&1
+grep -q "$long" long/report.html && ok "report.html holds the 60-character name" || bad "long name missing"
+probe='<script>
+var w = document.documentElement.clientWidth, out = [];
+if (document.documentElement.scrollWidth > w) out.push("page " + document.documentElement.scrollWidth + ">" + w);
+document.querySelectorAll("code, td, svg text, div").forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.right > w + 1) out.push(e.tagName + " " + e.textContent.slice(0, 24) + " right=" + Math.round(r.right));
+});
+document.title = out.length ? "OVERFLOW " + out.join("; ") : "FITS";
+</script>'
+for page in long control; do
+    if [ $page = long ]; then cp long/report.html probe_long.html; else sed 's|<body>|<body><div style="width:3000px">wide</div>|' long/report.html >probe_control.html; fi
+    printf '%s\n' "$probe" >>probe_$page.html
+    timeout 180 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+        --user-data-dir="$work/profile2" --hide-scrollbars --window-size=800,900 --dump-dom \
+        "file://$work/probe_$page.html" >dom_$page.html 2>chromium2.log
+done
+grep -q "<title>FITS</title>" dom_long.html && ok "800 px: every name ends inside the viewport, no sideways scroll" || { bad "800 px: $(grep -o '<title>[^<]*' dom_long.html)"; tail -3 chromium2.log; }
+grep -q "<title>OVERFLOW page" dom_control.html && ok "the probe catches an overflowing page (control)" || bad "probe control: $(sed -n 's:.*<title>\(.*\)</title>.*:\1:p' dom_control.html)"
+timeout 180 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+    --user-data-dir="$work/profile3" --hide-scrollbars --screenshot="$work/long.png" --window-size=800,900 \
+    "file://$work/long/report.html" >chromium3.log 2>&1
+python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); assert d[:8]==b"\x89PNG\r\n\x1a\n"; w,h=struct.unpack(">II",d[16:24]); assert (w,h)==(800,900),(w,h)' long.png \
+    && ok "screenshot of the long-name report: 800x900" || bad "long-name screenshot"
+umask 022
+"$cl1cc" ci --from-json long.json --out shared -- -O3 -arch=sm_90 >/dev/null 2>&1
+[ "$(stat -c %a shared/report.html)" = 644 ] && [ "$(stat -c %a shared/summary.json)" = 644 ] \
+    && ok "reports are created with the user's umask (022: 644), not 0600" || bad "report mode $(stat -c %a shared/report.html)"
 exit $fail
