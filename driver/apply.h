@@ -145,6 +145,12 @@ int apply_header_include(const tu_model *m, const char *header, const nvcc_cmdli
 int apply_header_text(const tu_model *m, const char *header, const apply_include *inc,
                       rw_edit *edits, size_t n_edits, arena *a, strbuf *out, strbuf *why);
 
+/* The files the "..." #include directives of text (the file at path) name
+ * beside it, as paths that open them, appended to out (strings in a):
+ * `cl1cc revert FILE` restores the headers FILE includes too. */
+void apply_local_includes(const char *path, const char *text, size_t len, arena *a,
+                          cstr_vec *out);
+
 /* ---- the archs ---------------------------------------------------------- */
 
 /* The archs to look up outside a build: arch_option ("sm_90") when given;

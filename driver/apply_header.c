@@ -238,3 +238,20 @@ int apply_header_text(const tu_model *m, const char *header, const apply_include
     vec_free(&all);
     return rc;
 }
+
+void apply_local_includes(const char *path, const char *text, size_t len, arena *a,
+                          cstr_vec *out)
+{
+    directive_vec ds = {0};
+    find_directives(text, len, &ds);
+    for (size_t i = 0; i < ds.len; i++) {
+        const directive *d = &ds.items[i];
+        if (!d->quoted || d->include_next)
+            continue;
+        const char *p = arena_printf(a, "%s%.*s", text[d->name_begin] == '/' ? "" : dir_prefix(path, a),
+                                     (int)(d->name_end - d->name_begin), text + d->name_begin);
+        if (access(p, R_OK) == 0)
+            vec_push(out, p);
+    }
+    vec_free(&ds);
+}

@@ -6,7 +6,8 @@
 # read in place of the #include: the PTX of each holds the variant's
 # __launch_bounds__, the dependency file names the user's header); `cl1cc
 # rewrite` given both TUs edits the header itself, once, behind the marker,
-# and `cl1cc revert` gives it back byte for byte.  With --run (a GPU test;
+# and `cl1cc revert` given the TUs gives it back byte for byte (and given
+# the header itself).  With --run (a GPU test;
 # skipped, 77, without a GPU) the program built by the wrapper from both TUs
 # prints what plain nvcc's build prints, and so does the rewritten header's.
 set -u
@@ -102,10 +103,19 @@ if [ "$run" = --run ]; then
         fi
     done
 fi
-"$cl1cc" revert inc/scale.cuh 2>revert.err
-if cmp -s inc/scale.cuh scale.orig; then
-    echo "ok: cl1cc revert gives the header back byte for byte"
+# revert given the TUs: the headers they include beside them too, once
+"$cl1cc" revert tu_a.cu tu_b.cu 2>revert.err
+if cmp -s inc/scale.cuh scale.orig && cmp -s tu_a.cu tu_a.orig && cmp -s tu_b.cu tu_b.orig &&
+    [ "$(grep -c 'reverted' revert.err)" = 1 ] && grep -q 'inc/scale.cuh: 1 cl1cc rewrite(s) reverted' revert.err; then
+    echo "ok: cl1cc revert of the TUs gives the header back byte for byte, once"
 else
     echo "FAIL: revert"; cat revert.err; diff scale.orig inc/scale.cuh | head; fail=1
+fi
+cp scale.rewritten inc/scale.cuh
+"$cl1cc" revert inc/scale.cuh 2>revert2.err
+if cmp -s inc/scale.cuh scale.orig; then
+    echo "ok: cl1cc revert of the header itself gives it back byte for byte"
+else
+    echo "FAIL: revert of the header"; cat revert2.err; fail=1
 fi
 exit $fail
