@@ -6,9 +6,11 @@
  * whichever of them looks.
  *
  * A place is described by a struct (apply_place): a kernel defined in the
- * main file of a parsed TU.  A template kernel's variant applies to the
- * instantiations it was verified on only (tunedb_variant.instances): the
- * launches of those name a renamed copy, the template stays.
+ * main file of a parsed TU, or (APPLY_HEADER_KERNELS) in a project header
+ * the main file includes directly (apply_header.c).  A template kernel's
+ * variant applies to the instantiations it was verified on only
+ * (tunedb_variant.instances): the launches of those name a renamed copy,
+ * the template stays.
  */
 #ifndef CL1CC_APPLY_H
 #define CL1CC_APPLY_H
@@ -28,8 +30,19 @@ enum {
     APPLY_LAUNCH_RULES = 1u << 0,
     /* edits of launch sites' text ([{"site": N, "field": F, "text": T}]):
      * only where the user sees them (a rewritten file), never in a build */
-    APPLY_LAUNCH_SITES = 1u << 1
+    APPLY_LAUNCH_SITES = 1u << 1,
+    /* not a launch edit: kernels of project headers the main file includes
+     * directly are places too (the edits then go into the header's text) */
+    APPLY_HEADER_KERNELS = 1u << 8
 };
+
+/* The main file's #include directive that brings a header in. */
+typedef struct apply_include {
+    size_t begin, end;  /* the directive's line in the main file, no newline */
+    const char *spelled;/* the header's path as the compiler names it
+                           ("inc/k.cuh": the main file's folder and the
+                           directive's name), for #line */
+} apply_include;
 
 typedef struct apply_place {
     const tu_model *model;
@@ -39,20 +52,27 @@ typedef struct apply_place {
     const char *const *codegen_flags; /* nvcc_cmdline's, normalised */
     size_t n_flags;
     unsigned launch_edits;     /* APPLY_LAUNCH_* this place can take */
+    const char *file;          /* the file the kernel is defined in */
+    int in_header;             /* file is not the main file */
+    apply_include include;     /* in_header: the directive that brings it */
 } apply_place;
 
 typedef enum apply_where {
     APPLY_HERE,          /* a place a variant can go */
     APPLY_NOT_A_PLACE,   /* a declaration, made by a macro, in another file, or
                             marked `// cl1cc: off` (opt_out.h) */
-    APPLY_REWRITTEN      /* `cl1cc rewrite` put a variant here already */
+    APPLY_REWRITTEN,     /* `cl1cc rewrite` put a variant here already */
+    APPLY_UNREACHABLE    /* a header kernel whose header cannot be replaced
+                            in this TU (*why says why) */
 } apply_where;
 
 /* Fills *p for kernel i of m compiled with cl for archs, and says whether a
- * variant can go there at all. */
+ * variant can go there at all (strings in a; why: APPLY_UNREACHABLE's
+ * reason). */
 apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
                                   const nvcc_cmdline *cl, const char *const *archs,
-                                  size_t n_archs, unsigned launch_edits);
+                                  size_t n_archs, unsigned launch_edits, arena *a,
+                                  const char **why);
 
 /* ---- the entry ---------------------------------------------------------- */
 
@@ -79,10 +99,10 @@ int apply_mentions_any(const char *text, const cstr_vec *names);
 /* ---- the edits ---------------------------------------------------------- */
 
 typedef struct apply_edits {
-    size_t begin, end;      /* the kernel's definition in the main file */
+    size_t begin, end;      /* the kernel's definition in its file (p->file) */
     const char *definition; /* what replaces it; NULL: it stays as it is */
     const char *after;      /* NULL, or what goes right after it (a copy) */
-    rw_launch_change *launches; /* edits of launch sites, in a */
+    rw_launch_change *launches; /* edits of launch sites (main file), in a */
     size_t n_launches;
 } apply_edits;
 
@@ -99,13 +119,38 @@ apply_plan_status apply_plan(const apply_place *p, const tunedb_variant *v, aren
 
 /* A template kernel's variant (apply_instance.c): the template stays, the
  * variant goes after it renamed K__cl1cc_inst (*copy_out), and every launch
- * site in the main file after it whose instantiation (the frontend's
+ * site in the main file after it (a header's template: after the directive
+ * that includes the header) whose instantiation (the frontend's
  * resolved template arguments, the written ones saying the same) is one of
  * v->instances names the copy.  0, or -1 with why (no such site, or a
  * variant verified on no instantiation). */
 int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a,
                          const char **copy_out, rw_launch_change **launches, size_t *n_launches,
                          strbuf *why);
+
+/* ---- header kernels (apply_header.c) ------------------------------------ */
+
+/* The one #include directive of m's main file that brings header (a path as
+ * the model names it) in, resolved as the compiler does (the main file's
+ * folder for "...", then -I and -isystem of cl).  0, or -1 with why: none,
+ * several, or another user file of the TU includes it too. */
+int apply_header_include(const tu_model *m, const char *header, const nvcc_cmdline *cl,
+                         arena *a, apply_include *out, const char **why);
+
+/* The header's text with edits (its kernels' new text) as the compiler
+ * reads it in place of the directive inc: #line directives naming
+ * inc->spelled, #pragma once left out (the text is read once, in place),
+ * and each "..." include the header's own folder holds named by its
+ * absolute path (the text is read from elsewhere).  Appended to out;
+ * 0, or -1 with why. */
+int apply_header_text(const tu_model *m, const char *header, const apply_include *inc,
+                      rw_edit *edits, size_t n_edits, arena *a, strbuf *out, strbuf *why);
+
+/* The files the "..." #include directives of text (the file at path) name
+ * beside it, as paths that open them, appended to out (strings in a):
+ * `cl1cc revert FILE` restores the headers FILE includes too. */
+void apply_local_includes(const char *path, const char *text, size_t len, arena *a,
+                          cstr_vec *out);
 
 /* ---- the archs ---------------------------------------------------------- */
 

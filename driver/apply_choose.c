@@ -13,7 +13,8 @@
 
 apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
                                   const nvcc_cmdline *cl, const char *const *archs,
-                                  size_t n_archs, unsigned launch_edits)
+                                  size_t n_archs, unsigned launch_edits, arena *a,
+                                  const char **why)
 {
     memset(p, 0, sizeof *p);
     p->model = m;
@@ -26,12 +27,18 @@ apply_where apply_place_of_kernel(apply_place *p, const tu_model *m, size_t i,
     const kernel *k = &m->kernels.items[i];
     if (kernel_opted_out(m, k)) /* `// cl1cc: off` */
         return APPLY_NOT_A_PLACE;
-    if (!k->is_definition || k->decl_range.in_macro || !k->decl_range.file ||
-        strcmp(k->decl_range.file, m->main_file) != 0)
+    if (!k->is_definition || k->decl_range.in_macro || !k->decl_range.file)
         return APPLY_NOT_A_PLACE;
-    const source_file *sf = model_file(m, m->main_file);
-    if (sf && rw_is_rewritten(sf->text, sf->len, k->decl_range.begin))
+    p->file = k->decl_range.file;
+    p->in_header = strcmp(p->file, m->main_file) != 0;
+    /* a header kernel: a user file the frontend kept, asked for */
+    const source_file *sf = model_file(m, p->file);
+    if (!sf || (p->in_header && !(launch_edits & APPLY_HEADER_KERNELS)))
+        return APPLY_NOT_A_PLACE;
+    if (rw_is_rewritten(sf->text, sf->len, k->decl_range.begin))
         return APPLY_REWRITTEN;
+    if (p->in_header && apply_header_include(m, p->file, cl, a, &p->include, why) != 0)
+        return APPLY_UNREACHABLE;
     return APPLY_HERE;
 }
 

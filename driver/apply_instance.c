@@ -67,7 +67,8 @@ int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a
         const launch_site *s = &m->launches.items[i];
         if (s->kernel_index != (long)p->kernel_index || s->in_macro || s->range.in_macro ||
             !s->range.file || strcmp(s->range.file, m->main_file) != 0 ||
-            s->range.begin < k->decl_range.end || !s->config_range.present ||
+            s->range.begin < (p->in_header ? p->include.end : k->decl_range.end) ||
+            !s->config_range.present ||
             s->config_range.begin > sf->len || s->config_range.begin <= s->range.begin ||
             !s->template_args)
             continue; /* this site keeps launching the template */

@@ -149,6 +149,11 @@ apply_plan_status apply_plan(const apply_place *p, const tunedb_variant *v, aren
                                                   : APPLY_LAUNCH_RULES;
     if (needs & ~p->launch_edits)
         return APPLY_NOT_TAKEN;
+    if (p->in_header && needs) {
+        /* its launches are in every TU that includes it */
+        sb_puts(why, "a header kernel's variant with launch edits");
+        return APPLY_CANNOT;
+    }
     if (k->is_template) {
         /* never over the template: only the verified instantiations' launches */
         if (needs) {

@@ -1,10 +1,21 @@
 /*
- * kernel_key.c: see kernel_key.h.
+ * kernel_key.c: see kernel_key.h.  Nothing of the including TU goes in but
+ * the texts: no path, and a header kernel's dependencies in the order of
+ * their texts (the frontend orders them by the TU's include order), so
+ * every TU that includes the header finds the same entry.
  */
 #include "kernel_key.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "frontend.h"
 #include "tunedb.h"
+
+static int by_text(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
 
 void kernel_key(const tu_model *m, const kernel *k, const char *arch,
                 const char *const *codegen_flags, size_t n_flags, char out[65])
@@ -20,6 +31,9 @@ void kernel_key(const tu_model *m, const kernel *k, const char *arch,
         deps[i] = arena_printf(&a, "%s %s", model_decl_kind_name(d->kind),
                                dep_text ? dep_text : "");
     }
+    if (k->deps.len > 1 && k->decl_range.file && m->main_file &&
+        strcmp(k->decl_range.file, m->main_file) != 0)
+        qsort(deps, k->deps.len, sizeof *deps, by_text);
     tunedb_key_input in;
     in.kernel_source = text ? text : "";
     in.dep_sources = deps;

@@ -253,16 +253,31 @@ int cmd_revert(int argc, char **argv)
     arena_init(&a);
     strbuf diff;
     sb_init(&diff);
+    /* the project headers each file includes beside it: `cl1cc rewrite`
+     * edits a header kernel in its header (each file once) */
+    size_t named = files.len;
+    cstr_vec seen = {0};
     for (size_t i = 0; i < files.len; i++) {
         const char *path = files.items[i];
         char real[PATH_MAX];
         char *text;
         size_t len;
+        int again = 0;
+        if (realpath(path, real))
+            for (size_t j = 0; j < seen.len && !again; j++)
+                again = strcmp(seen.items[j], real) == 0;
+        if (again)
+            continue;
         if (!realpath(path, real) || file_read_all(path, 0, &text, &len) != 0) {
+            if (i >= named)
+                continue; /* an include the compiler would not find here */
             report_file_error(path, "cannot read it", errno);
             rc = 1;
             continue;
         }
+        vec_push(&seen, arena_strdup(&a, real));
+        if (i < named)
+            apply_local_includes(path, text, len, &a, &files);
         strbuf out, err;
         sb_init(&out);
         sb_init(&err);
@@ -300,6 +315,7 @@ int cmd_revert(int argc, char **argv)
             rc = 1;
     }
     sb_free(&diff);
+    vec_free(&seen);
     arena_free(&a);
     vec_free(&files);
     return rc;

@@ -99,12 +99,25 @@ typedef struct span {
 } span;
 typedef VEC(span) span_vec;
 
+/* A project header whose kernels get variants: edited once, after every
+ * file of the request was planned, however many of them include it. */
+typedef struct header_plan {
+    const char *path; /* as the first TU's model names it */
+    const char *real;
+    source_file text; /* as parsed (and on disk then) */
+    kernel_change_vec changes;
+    span_vec taken;
+    VEC(rewrite_kernel_info) infos;
+} header_plan;
+
 typedef struct plan_state {
     const rewrite_request *rq;
     tunedb *db;
     rewrite_result *res;
     const char *date;
     cstr_vec names; /* kernels with something to apply on some arch */
+    VEC(header_plan) headers;
+    arena header_strings; /* the header plans' texts and edits */
 } plan_state;
 
 static void note(plan_state *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -147,7 +160,7 @@ static const char *archs_text(const rewrite_request *rq, arena *a)
 }
 
 /* The change that puts the chosen variant in, with its provenance; the
- * kernel's info recorded as applied. */
+ * kernel's info filled (the caller records it as applied). */
 static void add_change(plan_state *ps, const kernel *k, const apply_choice *choice,
                        const apply_edits *ed, const source_file *sf, arena *a,
                        kernel_change_vec *changes, rewrite_kernel_info *info)
@@ -161,7 +174,7 @@ static void add_change(plan_state *ps, const kernel *k, const apply_choice *choi
     c.variant = ed->definition ? ed->definition
                                : arena_printf(a, "%.*s%s", (int)(ed->end - ed->begin),
                                               sf->text + ed->begin, ed->after ? ed->after : "");
-    c.prov.kernel = k->qualified_name;
+    c.prov.kernel = arena_strdup(a, k->qualified_name);
     c.prov.speedup = v->speedup;
     c.prov.arch = archs_text(ps->rq, a);
     c.prov.gpu_name = v->gpu_name;
@@ -176,22 +189,108 @@ static void add_change(plan_state *ps, const kernel *k, const apply_choice *choi
     info->key = arena_strdup(&ps->res->strings, choice->key);
     info->variant_hash = arena_strdup(&ps->res->strings, v->hash);
     info->speedup = v->speedup;
-    vec_push(&ps->res->applied, *info);
+}
+
+static int is_requested(const plan_state *ps, const char *real)
+{
+    for (size_t i = 0; i < ps->rq->n_files; i++) {
+        char r[PATH_MAX];
+        if (realpath(ps->rq->files[i], r) && strcmp(r, real) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The plan of the header a kernel of m is defined in (made on first
+ * sight, its text as m holds it and as it is on disk), or NULL: a header
+ * the request names itself (its own pass edits it), or one that cannot be
+ * read or changed between the TUs that include it. */
+static header_plan *header_of(plan_state *ps, const tu_model *m, const char *file)
+{
+    char real[PATH_MAX];
+    const source_file *sf = model_file(m, file);
+    if (!sf || !realpath(file, real) || is_requested(ps, real))
+        return NULL;
+    header_plan *hp = NULL;
+    for (size_t i = 0; i < ps->headers.len && !hp; i++)
+        if (strcmp(ps->headers.items[i].real, real) == 0)
+            hp = &ps->headers.items[i];
+    if (!hp) {
+        char *disk;
+        size_t len;
+        if (file_read_all(file, 0, &disk, &len) != 0) {
+            report_file_error(file, "cannot read it", errno);
+            ps->res->errors++;
+            return NULL;
+        }
+        int same = len == sf->len && memcmp(disk, sf->text, len) == 0;
+        free(disk);
+        header_plan h;
+        memset(&h, 0, sizeof h);
+        h.path = arena_strdup(&ps->header_strings, file);
+        h.real = arena_strdup(&ps->header_strings, real);
+        h.text.path = h.path;
+        h.text.text = same ? arena_strndup(&ps->header_strings, sf->text, sf->len) : NULL;
+        h.text.len = sf->len;
+        if (!same)
+            fprintf(stderr, "%s: error: not rewritten: it changed while cl1cc read it\n", file);
+        vec_push(&ps->headers, h);
+        hp = &ps->headers.items[ps->headers.len - 1];
+        if (!same)
+            ps->res->errors++;
+    }
+    if (!hp->text.text)
+        return NULL;
+    if (hp->text.len != sf->len || memcmp(hp->text.text, sf->text, sf->len) != 0) {
+        fprintf(stderr, "%s: error: not rewritten: it changed while cl1cc read it\n", file);
+        hp->text.text = NULL;
+        ps->res->errors++;
+        return NULL;
+    }
+    return hp;
+}
+
+static int listed_info(const rewrite_kernel_info *items, size_t n, const rewrite_kernel_info *info)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(items[i].file, info->file) == 0 &&
+            strcmp(items[i].kernel, info->kernel) == 0 && items[i].line == info->line)
+            return 1;
+    return 0;
 }
 
 /* Kernel i of a parsed file: its change, if a variant applies and its edits
- * are clear of the others' (taken).  0, or -1 on a database error. */
+ * are clear of the others' (taken); a kernel of a project header goes to
+ * that header's plan, once.  0, or -1 on a database error. */
 static int plan_kernel(plan_state *ps, const char *path, const char *real, const tu_model *m,
                        size_t i, const source_file *sf, arena *a, span_vec *taken,
                        kernel_change_vec *changes)
 {
     const kernel *k = &m->kernels.items[i];
     apply_place place;
-    apply_where where = apply_place_of_kernel(&place, m, i, ps->rq->flags, ps->rq->archs,
-                                              ps->rq->n_archs,
-                                              APPLY_LAUNCH_RULES | APPLY_LAUNCH_SITES);
+    const char *unreachable = NULL;
+    apply_where where = apply_place_of_kernel(
+        &place, m, i, ps->rq->flags, ps->rq->archs, ps->rq->n_archs,
+        APPLY_LAUNCH_RULES | APPLY_LAUNCH_SITES | APPLY_HEADER_KERNELS, a, &unreachable);
     if (where == APPLY_NOT_A_PLACE)
         return 0;
+    header_plan *hp = NULL;
+    if (place.in_header) {
+        /* the header is edited itself: which directive brought it in does
+         * not matter here */
+        if (!(hp = header_of(ps, m, place.file)))
+            return 0;
+        for (size_t j = 0; j < hp->changes.len; j++)
+            if (hp->changes.items[j].begin == k->decl_range.begin)
+                return 0; /* another file of the request planned it */
+        sf = &hp->text;
+        taken = &hp->taken;
+        changes = &hp->changes;
+        real = hp->real;
+        path = hp->path;
+        if (where == APPLY_UNREACHABLE)
+            where = APPLY_HERE;
+    }
     rewrite_kernel_info info;
     memset(&info, 0, sizeof info);
     info.file = arena_strdup(&ps->res->strings, real);
@@ -199,11 +298,15 @@ static int plan_kernel(plan_state *ps, const char *path, const char *real, const
     info.line = k->decl_range.line;
     info.speedup = NAN;
     if (where == APPLY_REWRITTEN) {
-        vec_push(&ps->res->already, info);
+        if (!listed_info(ps->res->already.items, ps->res->already.len, &info))
+            vec_push(&ps->res->already, info);
         log_verbose("%s:%u: kernel %s was rewritten by cl1cc before: left as it is", path,
                     info.line, k->qualified_name);
         return 0;
     }
+    /* a header's changes outlive this file's arena */
+    if (hp)
+        a = &ps->header_strings;
     apply_choice choice;
     strbuf why;
     sb_init(&why);
@@ -214,6 +317,12 @@ static int plan_kernel(plan_state *ps, const char *path, const char *real, const
     if (found > 0 && apply_plan(&place, &choice.variant, a, &ed, &why) != APPLY_PLANNED) {
         note(ps, "%s:%u: kernel %s: its verified variant is not applied: %s", path, info.line,
              k->qualified_name, sb_str(&why));
+        found = 0;
+    } else if (found > 0 && hp && ed.n_launches) {
+        /* its launches are in the TUs: the header's marker cannot hold them */
+        note(ps, "%s:%u: kernel %s: its verified variant is not applied: a header kernel's "
+                 "variant that edits launches (the wrapper applies a template's)",
+             path, info.line, k->qualified_name);
         found = 0;
     }
     sb_free(&why);
@@ -235,6 +344,10 @@ static int plan_kernel(plan_state *ps, const char *path, const char *real, const
         vec_push(taken, ls);
     }
     add_change(ps, k, &choice, &ed, sf, a, changes, &info);
+    if (hp)
+        vec_push(&hp->infos, info);
+    else
+        vec_push(&ps->res->applied, info);
     return 0;
 }
 
@@ -367,6 +480,25 @@ static int plan_file(plan_state *ps, const char *path)
     return rc;
 }
 
+/* a header's changes, planned from the files that include it, written
+ * (or patched, or counted) once; 0 or -1 */
+static int write_header(plan_state *ps, header_plan *hp)
+{
+    arena a;
+    arena_init(&a);
+    int rc = write_changes(ps, hp->path, hp->real, &hp->text, hp->text.text, hp->text.len,
+                           &hp->changes, &a);
+    if (rc == 0) {
+        size_t first = ps->res->applied.len;
+        for (size_t i = 0; i < hp->infos.len; i++)
+            vec_push(&ps->res->applied, hp->infos.items[i]);
+        ps->res->files_changed++;
+        say_applied(ps->res, first, hp->path, ps->rq->mode);
+    }
+    arena_free(&a);
+    return rc;
+}
+
 int rewrite_run(const rewrite_request *rq, rewrite_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -394,9 +526,20 @@ int rewrite_run(const rewrite_request *rq, rewrite_result *res)
         log_error("%s", sb_str(&err));
         res->errors++;
     }
+    arena_init(&ps.header_strings);
     for (size_t i = 0; i < rq->n_files; i++)
         if (plan_file(&ps, rq->files[i]) != 0)
             res->errors++;
+    for (size_t i = 0; i < ps.headers.len; i++) {
+        header_plan *hp = &ps.headers.items[i];
+        if (hp->text.text && hp->changes.len && write_header(&ps, hp) != 0)
+            res->errors++;
+        vec_free(&hp->changes);
+        vec_free(&hp->taken);
+        vec_free(&hp->infos);
+    }
+    vec_free(&ps.headers);
+    arena_free(&ps.header_strings);
     vec_free(&ps.names);
     tunedb_close(ps.db);
     sb_free(&err);

@@ -20,25 +20,57 @@
 #include "tempfiles.h"
 #include "tunedb.h"
 
-/* The edits that put the variant chosen for kernel i into the TU; 1 when
- * there are some, 0 when it is left out (said in verbose mode), -1 on a
- * database error. */
+/* The edits of one file: the main file's (file NULL), or a header's, with
+ * the directive that brings it in and its kernels' launch edits (in the
+ * main file). */
+typedef struct file_edits {
+    const char *file;
+    apply_include include;
+    rw_edit_vec edits;
+    rw_edit_vec launches;
+    size_t applied;
+} file_edits;
+typedef VEC(file_edits) file_edits_vec;
+
+static file_edits *group_of(file_edits_vec *groups, const apply_place *p)
+{
+    const char *file = p->in_header ? p->file : NULL;
+    for (size_t i = 0; i < groups->len; i++) {
+        const char *f = groups->items[i].file;
+        if ((!f && !file) || (f && file && strcmp(f, file) == 0))
+            return &groups->items[i];
+    }
+    file_edits g;
+    memset(&g, 0, sizeof g);
+    g.file = file;
+    g.include = p->include;
+    vec_push(groups, g);
+    return &groups->items[groups->len - 1];
+}
+
+/* The edits that put the variant chosen for kernel i into the TU (or into
+ * the header that defines it), added to its file's group; 0 (applied or
+ * left out, said in verbose mode), or -1 on a database error. */
 static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdline *cl,
-                       const char *path, arena *a, rw_edit_vec *edits, strbuf *msg)
+                       const char *path, arena *a, file_edits_vec *groups, strbuf *msg)
 {
     const kernel *k = &m->kernels.items[i];
     apply_place place;
+    const char *unreachable = NULL;
     /* a variant verified with another launch configuration may be wrong
      * with this one: the wrapper applies the rules of core/launch_rule.h
      * only, never edits of the launches' text */
     switch (apply_place_of_kernel(&place, m, i, cl, (const char *const *)cl->gpu_archs.items,
-                                  cl->gpu_archs.len, APPLY_LAUNCH_RULES)) {
+                                  cl->gpu_archs.len, APPLY_LAUNCH_RULES | APPLY_HEADER_KERNELS,
+                                  a, &unreachable)) {
     case APPLY_NOT_A_PLACE:
         return 0;
     case APPLY_REWRITTEN:
         log_verbose("%s: kernel %s: rewritten by cl1cc rewrite: not spliced again", path,
                     k->qualified_name);
         return 0;
+    case APPLY_UNREACHABLE:
+        break;
     case APPLY_HERE:
         break;
     }
@@ -47,6 +79,11 @@ static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdli
     if (rc <= 0)
         return rc;
     const tunedb_variant *v = &choice.variant;
+    if (unreachable) {
+        log_verbose("%s: kernel %s of %s: verified variant %lld: not spliced (%s)", path,
+                    k->qualified_name, place.file, v->id, unreachable);
+        return 0;
+    }
     apply_edits ed;
     strbuf why;
     sb_init(&why);
@@ -61,22 +98,67 @@ static int plan_kernel(tunedb *db, const tu_model *m, size_t i, const nvcc_cmdli
     sb_free(&why);
     if (st != APPLY_PLANNED)
         return 0;
+    file_edits *g = group_of(groups, &place);
+    rw_edit_vec *launches = place.in_header ? &g->launches : &g->edits;
     for (size_t j = 0; j < ed.n_launches; j++) {
         rw_edit e = {ed.launches[j].begin, ed.launches[j].end, ed.launches[j].text, 0};
-        vec_push(edits, e);
+        vec_push(launches, e);
     }
     if (ed.definition) {
         rw_edit e = {ed.begin, ed.end, ed.definition, 0};
-        vec_push(edits, e);
+        vec_push(&g->edits, e);
     }
     if (ed.after) {
         rw_edit e = {ed.end, ed.end, ed.after, 0};
-        vec_push(edits, e);
+        vec_push(&g->edits, e);
     }
-    log_verbose("%s: kernel %s: verified variant %lld (x%.2f on %s) applies", path,
-                k->qualified_name, v->id, v->speedup, v->arch);
+    g->applied++;
     tunedb_log_applied(db, v, path); /* for `cl1cc db stats` */
-    return 1;
+    log_verbose("%s: kernel %s%s%s: verified variant %lld (x%.2f on %s) applies", path,
+                k->qualified_name, place.in_header ? " of " : "",
+                place.in_header ? place.file : "", v->id, v->speedup, v->arch);
+    return 0;
+}
+
+/* The main file's edits: its own, and for each header with edits the
+ * directive that includes it replaced by the header's spliced text (and
+ * its kernels' launch edits; the header's name, a line, to headers).  The
+ * number of variants applied. */
+static size_t main_file_edits(const tu_model *m, const char *path, file_edits_vec *groups,
+                              arena *a, rw_edit_vec *out, strbuf *headers)
+{
+    size_t applied = 0;
+    for (size_t i = 0; i < groups->len; i++) {
+        file_edits *g = &groups->items[i];
+        if (g->file) {
+            strbuf text, why;
+            sb_init(&text);
+            sb_init(&why);
+            int rc = apply_header_text(m, g->file, &g->include, g->edits.items, g->edits.len,
+                                       a, &text, &why);
+            if (rc == 0) {
+                rw_edit e = {g->include.begin, g->include.end,
+                             arena_strndup(a, sb_str(&text), text.len), 0};
+                vec_push(out, e);
+                for (size_t j = 0; j < g->launches.len; j++)
+                    vec_push(out, g->launches.items[j]);
+                applied += g->applied;
+                sb_printf(headers, "%s\n", g->include.spelled);
+            } else {
+                log_verbose("%s: the kernels of %s: not spliced (%s)", path, g->file,
+                            sb_str(&why));
+            }
+            sb_free(&text);
+            sb_free(&why);
+        } else {
+            for (size_t j = 0; j < g->edits.len; j++)
+                vec_push(out, g->edits.items[j]);
+            applied += g->applied;
+        }
+        vec_free(&g->edits);
+        vec_free(&g->launches);
+    }
+    return applied;
 }
 
 static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_input *in,
@@ -104,17 +186,18 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     }
     sb_free(&diags);
 
-    rw_edit_vec edits = {0};
-    size_t applied = 0;
+    file_edits_vec groups = {0};
     splice_status st = SPLICE_NOTHING;
-    for (size_t i = 0; i < m.kernels.len; i++) {
-        int rc = plan_kernel(db, &m, i, cl, in->path, &plan->strings, &edits, msg);
-        if (rc < 0) {
+    for (size_t i = 0; i < m.kernels.len; i++)
+        if (plan_kernel(db, &m, i, cl, in->path, &plan->strings, &groups, msg) < 0) {
             st = SPLICE_ERROR;
             break;
         }
-        applied += (size_t)rc;
-    }
+    rw_edit_vec edits = {0};
+    strbuf headers;
+    sb_init(&headers);
+    size_t applied = main_file_edits(&m, in->path, &groups, &plan->strings, &edits, &headers);
+    vec_free(&groups);
     if (st != SPLICE_ERROR && edits.len) {
         const source_file *sf = model_file(&m, m.main_file);
         strbuf text;
@@ -130,12 +213,14 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
             si.original = in->path;
             si.text = arena_strndup(&plan->strings, sb_str(&text), text.len);
             si.n_variants = applied;
+            si.headers = headers.len ? arena_strdup(&plan->strings, sb_str(&headers)) : NULL;
             vec_push(&plan->inputs, si);
             st = SPLICE_OK;
         }
         sb_free(&text);
     }
     vec_free(&edits);
+    sb_free(&headers);
     model_free(&m);
     return st;
 }
@@ -284,7 +369,7 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
                 save_compile_args(cl, arena_printf(&plan->strings, "%s/%s", capture_dir, tag));
                 spliced_input si = {in->arg_index, in->path,
                                     arena_strndup(&plan->strings, sb_str(&text), text.len),
-                                    (size_t)n};
+                                    (size_t)n, NULL};
                 vec_push(&plan->inputs, si);
                 log_verbose("%s: %d launch(es) instrumented for capture", in->path, n);
                 if (overall == SPLICE_NOTHING)

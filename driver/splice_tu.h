@@ -15,6 +15,9 @@ typedef struct spliced_input {
     const char *original; /* the path as the user wrote it */
     char *text;           /* the TU with variants spliced in */
     size_t n_variants;
+    const char *headers;  /* NULL, or the project headers whose text the
+                             copy holds in place of their #include, each
+                             followed by a newline (dependency files) */
 } spliced_input;
 
 typedef struct splice_plan {

@@ -3,12 +3,15 @@
  * capturable kernel goes through cl1cc_capture::launch (runtime/
  * cl1cc_capture.cuh): arguments evaluated once, converted to the kernel's
  * parameter types, saved with the memory they point into, then launched.
+ * A launch a macro makes is instrumented in the macro's expansion, written
+ * in place of its invocation, where the kernel is a plain identifier there.
  */
 #include "harness.h"
 
 #include <string.h>
 
 #include "frontend.h"
+#include "macro_launch.h"
 #include "rewrite.h"
 
 int hn_kernel_capturable(const kernel *k, const char **why)
@@ -91,26 +94,82 @@ static void put_template_launch(strbuf *out, const tu_model *m, const launch_sit
     sb_printf(out, "); cl1_l.after(); }() /* cl1cc capture of launch %zu */)", index);
 }
 
-static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, size_t index,
-                       const char *tag)
+/* a launch of a kernel that is no template, from the texts of its callee,
+ * configuration (shmem and stream NULL when absent) and arguments */
+static void put_launch_texts(strbuf *out, const tu_model *m, long kernel_index,
+                             const char *callee, const char *grid, const char *block,
+                             const char *shmem, const char *stream, const char *const *args,
+                             size_t n_args, size_t index, const char *tag)
 {
-    const kernel *k = &m->kernels.items[l->kernel_index];
+    const kernel *k = &m->kernels.items[kernel_index];
     sb_puts(out, "([&]() { ");
-    sb_printf(out, "dim3 cl1_grid = (%s); dim3 cl1_block = (%s); ", l->grid.text, l->block.text);
-    sb_printf(out, "size_t cl1_shmem = (%s); ", l->shmem.range.present ? l->shmem.text : "0");
-    sb_printf(out, "cudaStream_t cl1_stream = (%s); ", l->stream.range.present ? l->stream.text : "0");
-    for (size_t i = 0; i < l->args.len; i++)
-        sb_printf(out, "%s cl1_a%zu = (%s); ", k->params.items[i].type, i, l->args.items[i].text);
+    sb_printf(out, "dim3 cl1_grid = (%s); dim3 cl1_block = (%s); ", grid, block);
+    sb_printf(out, "size_t cl1_shmem = (%s); ", shmem ? shmem : "0");
+    sb_printf(out, "cudaStream_t cl1_stream = (%s); ", stream ? stream : "0");
+    for (size_t i = 0; i < n_args; i++)
+        sb_printf(out, "%s cl1_a%zu = (%s); ", k->params.items[i].type, i, args[i]);
     sb_printf(out, "cl1cc_capture::launch cl1_l(\"%s\", \"%s\", %ld, cl1_grid, cl1_block, cl1_shmem, cl1_stream); ",
-              tag, k->qualified_name, l->kernel_index);
-    for (size_t i = 0; i < l->args.len; i++)
+              tag, k->qualified_name, kernel_index);
+    for (size_t i = 0; i < n_args; i++)
         sb_printf(out, "cl1_l.arg((const void *)&cl1_a%zu, sizeof cl1_a%zu, %d); ", i, i,
                   k->params.items[i].is_pointer);
-    sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(",
-              l->kernel_name);
-    for (size_t i = 0; i < l->args.len; i++)
+    sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(", callee);
+    for (size_t i = 0; i < n_args; i++)
         sb_printf(out, "%scl1_a%zu", i ? ", " : "", i);
     sb_printf(out, "); cl1_l.after(); }() /* cl1cc capture of launch %zu */)", index);
+}
+
+static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, size_t index,
+                       const char *tag, arena *a)
+{
+    const char **args = arena_alloc(a, (l->args.len + 1) * sizeof *args);
+    for (size_t i = 0; i < l->args.len; i++)
+        args[i] = l->args.items[i].text;
+    put_launch_texts(out, m, l->kernel_index, l->kernel_name, l->grid.text, l->block.text,
+                     l->shmem.range.present ? l->shmem.text : NULL,
+                     l->stream.range.present ? l->stream.text : NULL, args, l->args.len, index,
+                     tag);
+}
+
+/* A launch a macro makes, where the kernel is a plain identifier in the
+ * macro's expansion: the invocation becomes the expansion with the launch
+ * instrumented (macro_launch.c).  NULL with why otherwise. */
+static const char *macro_launch_text(const tu_model *m, const launch_site *l, size_t index,
+                                     const char *tag, arena *a, const char **why)
+{
+    const kernel *k = &m->kernels.items[l->kernel_index];
+    /* one invocation making several launches, or one inside another's */
+    for (size_t j = 0; j < m->launches.len; j++) {
+        const launch_site *o = &m->launches.items[j];
+        if (o != l && o->range.file && strcmp(o->range.file, l->range.file) == 0 &&
+            o->range.begin < l->range.end && l->range.begin < o->range.end) {
+            *why = "launched from a macro that makes several launches";
+            return NULL;
+        }
+    }
+    if (k->is_template) {
+        *why = "launched from a macro";
+        return NULL;
+    }
+    hn_macro_launch ml;
+    const char *no = NULL;
+    if (hn_macro_launch_expand(m, l, k->name, a, &ml, &no) != 0) {
+        *why = no;
+        return NULL;
+    }
+    if (ml.n_args != k->params.len) {
+        *why = "default arguments at the launch";
+        return NULL;
+    }
+    strbuf text;
+    sb_init(&text);
+    sb_puts(&text, ml.before);
+    put_launch_texts(&text, m, l->kernel_index, ml.callee, ml.grid, ml.block, ml.shmem,
+                     ml.stream, ml.args, ml.n_args, index, tag);
+    sb_puts(&text, ml.after);
+    const char *out = arena_strdup(a, sb_str(&text));
+    sb_free(&text);
+    return out;
 }
 
 int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
@@ -127,16 +186,17 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
     int instrumented = 0;
     for (size_t i = 0; i < m->launches.len; i++) {
         const launch_site *l = &m->launches.items[i];
-        const char *why = NULL, *inst = NULL;
+        const char *why = NULL, *inst = NULL, *expanded = NULL;
         const kernel *k = l->kernel_index >= 0 ? &m->kernels.items[l->kernel_index] : NULL;
+        int by_macro = l->in_macro || l->range.in_macro;
         if (!k)
             why = "the kernel is not resolved";
-        else if (l->in_macro || l->range.in_macro)
-            why = "launched from a macro";
         else if (strcmp(l->range.file, m->main_file) != 0)
-            why = "the launch is in another file";
+            why = by_macro ? "launched from a macro" : "the launch is in another file";
         else if (!hn_kernel_capturable(k, &why))
             ;
+        else if (by_macro)
+            expanded = macro_launch_text(m, l, i, tag, &a, &why);
         else if (l->args.len != k->params.len)
             why = "default arguments at the launch";
         else if (k->is_template)
@@ -148,10 +208,12 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
         }
         strbuf text;
         sb_init(&text);
-        if (inst)
+        if (expanded)
+            sb_puts(&text, expanded);
+        else if (inst)
             put_template_launch(&text, m, l, i, tag, inst);
         else
-            put_launch(&text, m, l, i, tag);
+            put_launch(&text, m, l, i, tag, &a);
         rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text)), 0};
         sb_free(&text);
         vec_push(&edits, e);

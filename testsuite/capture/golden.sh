@@ -86,6 +86,7 @@ instrument instrument_macros "$fx/macros.cu"
 instrument instrument_vector_scale "$ex/vector_scale.cu"
 instrument instrument_template_one "$here/fixtures/template_one.cu"
 instrument instrument_template_two "$here/fixtures/template_two.cu"
+instrument instrument_macro_launch "$here/fixtures/macro_launch.cu"
 instrument instrument_header_kernel_a "$fx/header_kernel_a.cu"
 instrument instrument_header_kernel_b "$fx/header_kernel_b.cu"
 replay replay_vector_scale_scale_clamp "$ex/vector_scale.cu" scale_clamp \
