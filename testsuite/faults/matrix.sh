@@ -64,7 +64,7 @@ CU
 cases='
 plain|plain.cu|-arch=sm_90 -c|$NVCC -arch=sm_90 -c "src dir/plain.cu" -o build/k.o
 default_output|plain.cu|-arch=sm_90 -c|$NVCC -arch=sm_90 -c "src dir/plain.cu"
-space_deps_make|plain.cu|-arch=sm_90 -c -MD|make -s NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu && touch "src dir/k.cuh" && make NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu && make NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu
+space_deps_make|plain.cu|-arch=sm_90 -c -MD|make -s NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu && sleep 1 && touch "src dir/k.cuh" && make NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu && make NVCC="$NVCC" FLAGS=-arch=sm_90 SRC=plain.cu
 mmd_mp|plain.cu|-arch=sm_90 -c -MMD -MP|$NVCC -arch=sm_90 -MMD -MP -c "src dir/plain.cu" -o build/k.o
 mf_mt|plain.cu|-arch=sm_90 -c -MD|$NVCC -arch=sm_90 -MD -MF build/x.d -MT custom -c "src dir/plain.cu" -o build/k.o
 optf_quotes|v.cu|-arch=sm_90 -c -optf defs.optf|$NVCC -arch=sm_90 -optf defs.optf -c "src dir/v.cu" -o build/k.o
