@@ -4,13 +4,14 @@
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
 #   tests              the GPU tests (example, judge cheat suite, long kernels,
-#                      tune loop, taller grid, reshaped blocks, patterns;
+#                      tune loop, taller grid, reshaped blocks, template
+#                      instantiations, header kernels, patterns;
 #                      SKIP_PATTERNS=1: not patterns)
 #   judge              the judge's tests alone (gpu_judge.sh, gpu_long_kernel.sh)
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
 #   reshaped           the reshaped-block and grid-stride wrapper test alone
-#   templates          the template-instantiation wrapper test alone
+#   templates          the template-instantiation and header-kernel GPU tests alone
 #   order PROGRAM... -- ARGS   the learned order (prior fixed) and random
 #                      order (seeds 1, 2) at equal budget, e.g. "-- --kernel-evals 3
 #                      --per-round 3"; a table per order in $OUT/order-*.txt
@@ -54,6 +55,15 @@ templates() {
         >"$OUT/template_instances.log" 2>&1
     status "gpu_template_instances" "exit $? ($(tail -n 1 "$OUT/template_instances.log"))"
 }
+# a kernel of a project header: its variant applied in two TUs, the build run
+# against plain nvcc's; then tuned from one TU, applied, rewritten, reverted
+headers() {
+    sh testsuite/wrapper/header_kernel.sh "$cl1cc" build/device/bin/db_put . --run \
+        >"$OUT/header_kernel.log" 2>&1
+    status "gpu_header_kernel_applied" "exit $? ($(tail -n 1 "$OUT/header_kernel.log"))"
+    sh testsuite/wrapper/gpu_header_tune.sh "$cl1cc" . >"$OUT/header_tune.log" 2>&1
+    status "gpu_header_tune" "exit $? ($(tail -n 1 "$OUT/header_tune.log"))"
+}
 # the reshaped-block and grid-stride wrapper test, run
 reshaped() {
     CL1CC_STUB_DIR=$PWD/build/device/share/cl1cc/clang-stubs sh testsuite/wrapper/reshaped_blocks.sh \
@@ -82,10 +92,12 @@ tests)
     taller
     reshaped
     templates
+    headers
     [ -n "${SKIP_PATTERNS:-}" ] || patterns
     ;;
 templates)
     templates
+    headers
     ;;
 judge)
     sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
