@@ -123,7 +123,7 @@ static void drop_kernels(fe_context *cx, const char **left_alone)
     free(new_index);
 }
 
-int fe_apply_errors(fe_context *cx)
+int fe_apply_errors(fe_context *cx, int *in_user_files)
 {
     tu_model *m = cx->model;
     CXTranslationUnit tu = cx->tu;
@@ -140,6 +140,8 @@ int fe_apply_errors(fe_context *cx)
             continue;
         }
         errors++;
+        if (!clang_Location_isInSystemHeader(clang_getDiagnosticLocation(d)))
+            (*in_user_files)++;
         error_point_vec points = {0};
         collect_points(cx, d, &points);
         int touched = 0;

@@ -62,8 +62,9 @@ int fe_tu_has_errors(CXTranslationUnit tu);
 int fe_tu_has_fatal(CXTranslationUnit tu);
 
 /* diagnostics.c: leaves alone (moves to model.skipped) each kernel that an
- * error touches, counts the others as ignored; returns the errors seen */
-int fe_apply_errors(fe_context *cx);
+ * error touches, counts the others as ignored; returns the errors seen, and
+ * adds those located in the user's files to *in_user_files */
+int fe_apply_errors(fe_context *cx, int *in_user_files);
 
 /* pch_cache.c: the cached PCH for these parser arguments (built on first
  * use), or NULL to parse without one */

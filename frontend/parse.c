@@ -271,10 +271,14 @@ static fe_status parse_once(const char *path, const fe_options *opt, tu_model *o
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ws);
     fe_collect_dependencies(&cx);
     /* errors that touch a kernel leave it alone; the others are host code
-     * clang rejects and nvcc accepts.  With no kernel left to read, the
-     * errors are the user's to see. */
+     * clang rejects and nvcc accepts.  With no kernel left to read and an
+     * error in the user's own files (or a kernel left alone), the errors are
+     * the user's to see; errors in system headers only (the host compiler's
+     * omp.h, say) are clang's own, whatever the TU holds. */
     fe_status result = FE_OK;
-    if (fe_tu_has_errors(tu) && fe_apply_errors(&cx) > 0 && out->kernels.len == 0) {
+    int user_errors = 0;
+    if (fe_tu_has_errors(tu) && fe_apply_errors(&cx, &user_errors) > 0 &&
+        out->kernels.len == 0 && (user_errors > 0 || out->skipped.len > 0)) {
         report_diagnostics(tu, max_errors, diags);
         result = FE_USER_ERROR;
     }
