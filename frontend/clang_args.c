@@ -49,7 +49,11 @@ static const char *resource_dir(arena *a)
     Dl_info info;
     if (!dladdr((void *)clang_getClangVersion, &info) || !info.dli_fname)
         return NULL;
-    const char *slash = strrchr(info.dli_fname, '/');
+    /* the file itself: Debian's lib/x86_64-linux-gnu/libclang-19.so.19 is
+     * a link into lib/llvm-19/lib, where clang/19 is */
+    char real[4096];
+    const char *loaded = realpath(info.dli_fname, real) ? real : info.dli_fname;
+    const char *slash = strrchr(loaded, '/');
     if (!slash)
         return NULL;
     CXString v = clang_getClangVersion();
@@ -59,8 +63,7 @@ static const char *resource_dir(arena *a)
     clang_disposeString(v);
     if (major <= 0)
         return NULL;
-    const char *dir = arena_printf(a, "%.*s/clang/%d", (int)(slash - info.dli_fname),
-                                   info.dli_fname, major);
+    const char *dir = arena_printf(a, "%.*s/clang/%d", (int)(slash - loaded), loaded, major);
     const char *probe = arena_printf(a, "%s/include/__clang_cuda_runtime_wrapper.h", dir);
     return access(probe, R_OK) == 0 ? dir : NULL;
 }
