@@ -38,9 +38,30 @@ static const char *cuda_path(const fe_options *opt)
 }
 
 /* clang's own headers (the CUDA wrapper, cuda_wrappers/new): beside the
- * libclang that is loaded, lib/clang/MAJOR, wherever it was unpacked.
- * libclang 19 does not find them itself when linked from another folder,
- * and then device-side placement new (thrust) does not parse. */
+ * libclang that is loaded, wherever it was unpacked.  libclang 19 does not
+ * find them itself when linked from another folder, and then device-side
+ * placement new (thrust) does not parse.  Debian keeps the library in
+ * lib/x86_64-linux-gnu and the headers in lib/llvm-N/lib/clang/N. */
+static const char *resource_dir_near(const char *library, int major, arena *a)
+{
+    const char *slash = strrchr(library, '/');
+    if (!slash)
+        return NULL;
+    int len = (int)(slash - library);
+    const char *candidates[] = {
+        arena_printf(a, "%.*s/clang/%d", len, library, major),
+        arena_printf(a, "%.*s/../llvm-%d/lib/clang/%d", len, library, major, major),
+        arena_printf(a, "%.*s/../lib/llvm-%d/lib/clang/%d", len, library, major, major),
+    };
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        const char *probe =
+            arena_printf(a, "%s/include/__clang_cuda_runtime_wrapper.h", candidates[i]);
+        if (access(probe, R_OK) == 0)
+            return candidates[i];
+    }
+    return NULL;
+}
+
 static const char *resource_dir(arena *a)
 {
     const char *env = config_clang_resource_dir();
@@ -49,13 +70,6 @@ static const char *resource_dir(arena *a)
     Dl_info info;
     if (!dladdr((void *)clang_getClangVersion, &info) || !info.dli_fname)
         return NULL;
-    /* the file itself: Debian's lib/x86_64-linux-gnu/libclang-19.so.19 is
-     * a link into lib/llvm-19/lib, where clang/19 is */
-    char real[4096];
-    const char *loaded = realpath(info.dli_fname, real) ? real : info.dli_fname;
-    const char *slash = strrchr(loaded, '/');
-    if (!slash)
-        return NULL;
     CXString v = clang_getClangVersion();
     const char *text = clang_getCString(v);
     const char *digits = text ? strstr(text, "version ") : NULL;
@@ -63,9 +77,11 @@ static const char *resource_dir(arena *a)
     clang_disposeString(v);
     if (major <= 0)
         return NULL;
-    const char *dir = arena_printf(a, "%.*s/clang/%d", (int)(slash - loaded), loaded, major);
-    const char *probe = arena_printf(a, "%s/include/__clang_cuda_runtime_wrapper.h", dir);
-    return access(probe, R_OK) == 0 ? dir : NULL;
+    const char *dir = resource_dir_near(info.dli_fname, major, a);
+    char real[4096];
+    if (!dir && realpath(info.dli_fname, real))
+        dir = resource_dir_near(real, major, a);
+    return dir;
 }
 
 /* The host compiler's own headers (omp.h, quadmath.h: gcc's, not clang's),
