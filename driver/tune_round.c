@@ -60,6 +60,10 @@ static void propose(tune_session *s, tune_target *tk, size_t i, round_job *rj)
     ctx.kernel_source = tk->original;
     ctx.context_source = tk->context;
     ctx.launch_summary = tk->launches;
+    /* a header kernel's variant is spliced with the header's text, its
+     * launches as they are (docs/WRAPPER.md, "Header kernels") */
+    ctx.same_launch_only = tk->k->decl_range.file && tk->model->main_file &&
+                           strcmp(tk->k->decl_range.file, tk->model->main_file) != 0;
     ctx.arch = s->loop.arch;
     ctx.gpu_name = s->loop.gpu_name;
     ctx.history = tk->history.items;

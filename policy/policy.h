@@ -33,6 +33,10 @@ typedef struct pol_context {
     const pol_sample *history;   /* earlier evaluations, oldest first */
     size_t n_history;
     int max_proposals;           /* at most this many proposals */
+    int same_launch_only;        /* every variant keeps the launch as
+                                    captured (no cl1cc-launch rule): the
+                                    wrapper cannot edit the launches of a
+                                    kernel defined in a header */
 } pol_context;
 
 /* One proposal.  source is a complete definition of the same __global__

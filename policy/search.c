@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "launch_rule.h"
 
 typedef struct candidate {
     const char *label;
@@ -83,6 +84,11 @@ static void consider(const pol_context *ctx, const pol_search_options *o,
     sb_free(&err);
     if (rc != 0 || source_seen(ctx, out, source) || strcmp(source, ctx->kernel_source) == 0)
         return;
+    if (ctx->same_launch_only) {
+        launch_rule rule = launch_rule_of(source);
+        if (!launch_rule_is_none(&rule))
+            return;
+    }
     candidate c = {label, source};
     vec_push(out, c);
 }
