@@ -161,6 +161,17 @@ static size_t main_file_edits(const tu_model *m, const char *path, file_edits_ve
     return applied;
 }
 
+/* A TU the frontend could not read: one line for the fallback's warning
+ * (its first diagnostic), all of them with CL1CC_VERBOSE=1. */
+static void say_unread(const char *path, const strbuf *diags, strbuf *msg)
+{
+    const char *first = sb_str(diags);
+    const char *nl = strchr(first, '\n');
+    sb_printf(msg, "%s: the frontend could not read it (%.*s)", path,
+              (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
+    log_verbose("%s: the frontend's diagnostics:\n%s", path, first);
+}
+
 static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_input *in,
                                 splice_plan *plan, strbuf *msg)
 {
@@ -174,12 +185,7 @@ static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_i
     sb_init(&diags);
     fe_status fs = fe_parse(in->path, &opt, &m, &diags);
     if (fs != FE_OK) {
-        /* one line for the fallback; all of it with CL1CC_VERBOSE=1 */
-        const char *first = sb_str(&diags);
-        const char *nl = strchr(first, '\n');
-        sb_printf(msg, "%s: the frontend could not read it (%.*s)", in->path,
-                  (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
-        log_verbose("%s: the frontend's diagnostics:\n%s", in->path, first);
+        say_unread(in->path, &diags, msg);
         sb_free(&diags);
         model_free(&m);
         return SPLICE_ERROR;
@@ -353,11 +359,7 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
         sb_init(&text);
         sb_init(&report);
         if (fe_parse(in->path, &opt, &m, &diags) != FE_OK) {
-            const char *first = sb_str(&diags);
-            const char *nl = strchr(first, '\n');
-            sb_printf(msg, "%s: the frontend could not read it (%.*s)", in->path,
-                      (int)(nl ? (size_t)(nl - first) : strlen(first)), first);
-            log_verbose("%s: the frontend's diagnostics:\n%s", in->path, first);
+            say_unread(in->path, &diags, msg);
             overall = SPLICE_ERROR;
         } else {
             const char *tag = hn_capture_tag(in->path, &plan->strings);
