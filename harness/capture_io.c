@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <stdlib.h>
@@ -67,12 +68,10 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
     return 0;
 }
 
-/* allocN.suffix, or its compressed form allocN.suffix.gz */
-int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
-                  unsigned char **out, strbuf *err)
+/* path, or its compressed form path.gz: exactly size bytes into a heap
+ * buffer; 0, 1 when neither exists (errno ENOENT), -1 with err */
+static int read_alloc_file(const char *path, size_t size, unsigned char **out, strbuf *err)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/alloc%d.%s", dir, alloc, suffix);
     char *data;
     size_t len;
     if (file_read_all(path, 0, &data, &len) == 0) {
@@ -84,12 +83,11 @@ int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
         *out = (unsigned char *)data;
         return 0;
     }
-    snprintf(path, sizeof path, "%s/alloc%d.%s.gz", dir, alloc, suffix);
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) {
-        sb_printf(err, "%s/alloc%d.%s: %s", dir, alloc, suffix, strerror(errno));
-        return -1;
-    }
+    char gzpath[4300];
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+    gzFile gz = gzopen(gzpath, "rb");
+    if (!gz)
+        return 1;
     unsigned char *buf = xmalloc(size ? size : 1);
     size_t done = 0;
     while (done < size) {
@@ -103,12 +101,44 @@ int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
     int more = gzread(gz, &extra, 1);
     gzclose(gz);
     if (done != size || more != 0) {
-        sb_printf(err, "%s: not the %zu bytes the capture says", path, size);
+        sb_printf(err, "%s: not the %zu bytes the capture says", gzpath, size);
         free(buf);
         return -1;
     }
     *out = buf;
     return 0;
+}
+
+int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
+                  unsigned char **out, strbuf *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/alloc%d.%s", dir, alloc, suffix);
+    int rc = read_alloc_file(path, size, out, err);
+    if (rc == 1)
+        sb_printf(err, "%s: %s", path, strerror(ENOENT));
+    return rc == 0 ? 0 : -1;
+}
+
+int hn_alloc_same_file(const char *dir_a, const char *suffix_a, const char *dir_b,
+                       const char *suffix_b, int alloc)
+{
+    char a[4200], b[4200];
+    snprintf(a, sizeof a, "%s/alloc%d.%s", dir_a, alloc, suffix_a);
+    snprintf(b, sizeof b, "%s/alloc%d.%s", dir_b, alloc, suffix_b);
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int hn_alloc_link(const char *from_dir, const char *from_suffix, const char *to_dir,
+                  const char *to_suffix, int alloc)
+{
+    char from[4200], to[4200];
+    snprintf(from, sizeof from, "%s/alloc%d.%s", from_dir, alloc, from_suffix);
+    snprintf(to, sizeof to, "%s/alloc%d.%s", to_dir, alloc, to_suffix);
+    unlink(to);
+    return link(from, to);
 }
 
 int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *data,
@@ -196,6 +226,10 @@ static int compress_one(const char *path, const struct stat *st, int type, struc
     if (type != FTW_F || strncmp(base, "alloc", 5) != 0 ||
         !((n > 3 && strcmp(base + n - 3, ".in") == 0) || (n > 4 && strcmp(base + n - 4, ".out") == 0)))
         return 0;
+    /* large allocations stay raw: gzip of a gigabyte takes half a minute
+     * and every read of it seconds; the judge links raw files instead */
+    if ((size_t)st->st_size > HN_COMPRESS_MAX_BYTES)
+        return 0;
     char *data;
     size_t len;
     if (file_read_all(path, 0, &data, &len) != 0) {
@@ -204,7 +238,7 @@ static int compress_one(const char *path, const struct stat *st, int type, struc
     }
     char gzpath[4200];
     snprintf(gzpath, sizeof gzpath, "%s.gz", path);
-    gzFile gz = gzopen(gzpath, "wb6");
+    gzFile gz = gzopen(gzpath, "wb1");
     int ok = gz != NULL;
     size_t done = 0;
     while (ok && done < len) {

@@ -132,12 +132,24 @@ typedef struct hn_capture {
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
-/* Compresses every allocN.in/.out under root to .gz (the judge reads
- * either form).  0, or -1 when some file could not be (left raw). */
+/* Compresses every allocN.in/.out of at most HN_COMPRESS_MAX_BYTES under
+ * root to .gz, fast (the judge reads either form); larger ones stay raw.
+ * 0, or -1 when some file could not be (left raw). */
+#define HN_COMPRESS_MAX_BYTES ((size_t)16 << 20)
 int hn_captures_compress(const char *root, strbuf *err);
-/* dir/allocN.suffix (or .suffix.gz), exactly size bytes, into a heap buffer */
+/* dir/allocN.suffix (or .suffix.gz), exactly size bytes, into a heap
+ * buffer.  Outputs a run left as its inputs were are often a hard link to
+ * the inputs' file (the capture and the replay driver write them so). */
 int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
                   unsigned char **out, strbuf *err);
+/* 1 when dir_a/allocN.suffix_a and dir_b/allocN.suffix_b are one file
+ * (hard links to the same inputs: equal without reading them) */
+int hn_alloc_same_file(const char *dir_a, const char *suffix_a, const char *dir_b,
+                       const char *suffix_b, int alloc);
+/* to_dir/allocN.to_suffix made a hard link to from_dir/allocN.from_suffix
+ * (a raw file); 0, or -1 (errno) */
+int hn_alloc_link(const char *from_dir, const char *from_suffix, const char *to_dir,
+                  const char *to_suffix, int alloc);
 int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *data,
                    size_t size, strbuf *err);
 /* Fresh inputs of the same shape: floating-point elements scaled and

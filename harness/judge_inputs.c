@@ -48,6 +48,8 @@ int judge_compare_dirs(const hn_judge_request *rq, const hn_capture *c, const ch
                        char *detail, size_t detail_len, strbuf *err)
 {
     for (int a = 0; a < c->nallocs; a++) {
+        if (hn_alloc_same_file(want_dir, want_suffix, got_dir, "out", a))
+            continue; /* both left it as the same inputs were */
         unsigned char *want, *got, *scale;
         if (read_three(c, a, want_dir, want_suffix, got_dir, scale_dir, &want, &got, &scale,
                        err) != 0)
@@ -76,6 +78,8 @@ int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const cha
     for (int al = 0; al < c->nallocs; al++) {
         int poisoned = how == INPUTS_POISON && pure[al];
         if (strcmp(from, to) == 0 && (how == INPUTS_COPY || (how == INPUTS_POISON && !poisoned)))
+            continue;
+        if (how == INPUTS_COPY && hn_alloc_link(from, "in", to, "in", al) == 0)
             continue;
         unsigned char *data;
         if (hn_alloc_read(from, al, "in", c->alloc_size[al], &data, err) != 0)
@@ -178,6 +182,25 @@ static int copy_meta(const char *capture, const char *dir, strbuf *err)
     return 0;
 }
 
+/* one allocation file of a capture in the work folder: a raw file linked
+ * (a gigabyte is not copied; outputs linked to their inputs stay so), a
+ * compressed one unpacked; 0, or -1 */
+static int materialize_alloc(const char *capture, const char *dir, int al, const char *suffix,
+                             size_t size, strbuf *err)
+{
+    if (strcmp(suffix, "out") == 0 && hn_alloc_same_file(capture, "in", capture, "out", al) &&
+        hn_alloc_link(dir, "in", dir, "out", al) == 0)
+        return 0;
+    if (hn_alloc_link(capture, suffix, dir, suffix, al) == 0)
+        return 0;
+    unsigned char *data;
+    if (hn_alloc_read(capture, al, suffix, size, &data, err) != 0)
+        return -1;
+    int rc = hn_alloc_write(dir, al, suffix, data, size, err);
+    free(data);
+    return rc;
+}
+
 const char *judge_materialize(const hn_judge_request *rq, const char *capture, int index,
                               arena *a, strbuf *err)
 {
@@ -193,14 +216,8 @@ const char *judge_materialize(const hn_judge_request *rq, const char *capture, i
         return NULL;
     static const char *const suffixes[] = {"in", "out"};
     for (int al = 0; al < c.nallocs; al++)
-        for (int s = 0; s < 2; s++) {
-            unsigned char *data;
-            if (hn_alloc_read(capture, al, suffixes[s], c.alloc_size[al], &data, err) != 0)
+        for (int s = 0; s < 2; s++)
+            if (materialize_alloc(capture, dir, al, suffixes[s], c.alloc_size[al], err) != 0)
                 return NULL;
-            int rc = hn_alloc_write(dir, al, suffixes[s], data, c.alloc_size[al], err);
-            free(data);
-            if (rc != 0)
-                return NULL;
-        }
     return dir;
 }

@@ -1,9 +1,11 @@
 /*
  * cl1cc_capture.cuh: compiled into the user's program by `cl1cc tune` (the
  * instrumented launch sites include it).  For the first few launches of each
- * kernel it saves the launch configuration, the argument bytes and, for every
- * pointer argument, the whole device allocation it points into, before and
- * after the launch, under $CL1CC_CAPTURE_DIR.  Without that variable set it
+ * kernel, each of a shape not captured before, it saves the launch
+ * configuration, the argument bytes and, for every pointer argument, the
+ * whole device allocation it points into, before and after the launch (an
+ * allocation the launch left as it was: its outputs file a hard link to its
+ * inputs'), under $CL1CC_CAPTURE_DIR.  Without that variable set it
  * does nothing but launch.
  */
 #ifndef CL1CC_CAPTURE_CUH
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 namespace cl1cc_capture {
 
@@ -117,23 +120,54 @@ inline int is_pointer(const T &)
     return 0;
 }
 
-/* launches seen per (kernel, instantiation): each instantiation of a
- * template kernel gets its own first N captures */
+/* launches captured per (kernel, instantiation): each instantiation of a
+ * template kernel gets its own first N captures; bump: count this one */
 enum { max_instances = 1024 };
-static inline int instance_count(int index, const char *instance)
+static inline int instance_count(int index, const char *instance, int bump)
 {
     static int kernel_of[max_instances], count[max_instances];
     static char name[max_instances][256];
     static int used = 0;
     for (int i = 0; i < used; i++)
         if (kernel_of[i] == index && strncmp(name[i], instance, sizeof name[i]) == 0)
-            return count[i]++;
+            return bump ? count[i]++ : count[i];
     if (used == max_instances)
         return 1 << 30;
+    if (!bump)
+        return 0;
     kernel_of[used] = index;
     snprintf(name[used], sizeof name[used], "%s", instance);
     count[used] = 1;
     return used++, 0;
+}
+
+/* A launch of a shape captured before (the same kernel or instantiation,
+ * grid, block, shared memory and value arguments: the next step of a time
+ * loop, say) is not captured again: each capture costs its allocations
+ * twice over, and another step of the same loop tells the judge little
+ * the perturbed inputs do not.  1 when key was seen, else records it. */
+enum { max_shapes = 8192 };
+static inline int shape_seen(int index, unsigned long long key)
+{
+    static int kernel_of[max_shapes];
+    static unsigned long long keys[max_shapes];
+    static int used = 0;
+    for (int i = 0; i < used; i++)
+        if (kernel_of[i] == index && keys[i] == key)
+            return 1;
+    if (used < max_shapes) {
+        kernel_of[used] = index;
+        keys[used++] = key;
+    }
+    return 0;
+}
+
+static inline unsigned long long fnv1a(unsigned long long h, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
 }
 
 static inline void fail(const char *what, const char *detail)
@@ -175,6 +209,9 @@ struct launch {
     unsigned long long arg_offset[max_args];
     struct timespec started; /* when the inputs were saved, just before the launch */
     char instance[1024];     /* a template kernel's instantiation, or "" */
+    const char *tag_name;    /* the TU's folder under the capture root */
+    int eligible;            /* under the limit when constructed */
+    void *saved_in[max_args]; /* the inputs as saved, until after() */
 
     /* tag: the TU's folder under the capture root, one per source file;
      * pretty: instance_text<F, f>() for a template kernel's instantiation
@@ -183,37 +220,58 @@ struct launch {
     launch(const char *tag, const char *name, int index, dim3 g, dim3 b, size_t s,
            cudaStream_t st, const char *pretty = 0)
         : kernel(name), kernel_index(index), grid(g), block(b), shmem(s), stream(st),
-          nargs(0), active(0), nallocs(0)
+          nargs(0), active(0), nallocs(0), tag_name(tag), eligible(0)
     {
         instance[0] = '\0';
+        tag_name = tag;
         const char *root = capture_dir();
         if (!root || index < 0 || index >= max_kernels)
             return;
         if (pretty) {
             instance_name(pretty, instance, sizeof instance);
-            if (instance_count(index, instance) >= capture_limit())
+            if (instance_count(index, instance, 0) >= capture_limit())
                 return;
         } else if (launch_counts()[index] >= capture_limit()) {
             return;
         }
-        int seq = launch_counts()[index]++;
+        eligible = 1;
+    }
+
+    /* a launch of a new shape within the limit gets its folder; 1 when it
+     * is captured */
+    int claim()
+    {
+        unsigned long long key = 1469598103934665603ULL;
+        unsigned dims[7] = {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0};
+        key = fnv1a(key, dims, sizeof dims);
+        key = fnv1a(key, &shmem, sizeof shmem);
+        key = fnv1a(key, instance, strlen(instance));
+        for (int i = 0; i < nargs; i++)
+            if (!arg_is_pointer[i])
+                key = fnv1a(key, arg_ptr[i], arg_size[i]);
+        if (shape_seen(kernel_index, key))
+            return 0;
+        if (instance[0])
+            instance_count(kernel_index, instance, 1);
+        int seq = launch_counts()[kernel_index]++;
+        const char *root = capture_dir();
         mkdir(root, 0755);
-        snprintf(dir, sizeof dir, "%s/%s", root, tag);
+        snprintf(dir, sizeof dir, "%s/%s", root, tag_name);
         mkdir(dir, 0755);
-        snprintf(dir, sizeof dir, "%s/%s/k%d", root, tag, index);
+        snprintf(dir, sizeof dir, "%s/%s/k%d", root, tag_name, kernel_index);
         mkdir(dir, 0755);
-        snprintf(dir, sizeof dir, "%s/%s/k%d/%d", root, tag, index, seq);
+        snprintf(dir, sizeof dir, "%s/%s/k%d/%d", root, tag_name, kernel_index, seq);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
             fail(dir, strerror(errno));
-            return;
+            return 0;
         }
-        active = 1;
+        return 1;
     }
 
     void arg(const void *p, size_t size, int is_pointer)
     {
         if (nargs >= max_args) {
-            active = 0;
+            eligible = 0;
             return;
         }
         arg_ptr[nargs] = p;
@@ -224,20 +282,35 @@ struct launch {
         nargs++;
     }
 
+    ~launch()
+    {
+        for (int i = 0; i < nallocs; i++)
+            free(saved_in[i]);
+    }
+
+    /* the allocations' inputs (kept until after() compares) or outputs:
+     * an output equal to its input is a hard link to the input's file */
     int save_allocs(const char *suffix)
     {
+        int inputs = strcmp(suffix, "in") == 0;
         for (int i = 0; i < nallocs; i++) {
             void *host = malloc(alloc_size[i] ? alloc_size[i] : 1);
             if (!host)
                 return -1;
             cudaError_t e = cudaMemcpy(host, (void *)alloc_base[i], alloc_size[i],
                                        cudaMemcpyDeviceToHost);
-            char path[4200];
+            char path[4200], in_path[4200];
             snprintf(path, sizeof path, "%s/alloc%d.%s", dir, i, suffix);
-            int rc = e == cudaSuccess ? write_file(path, host, alloc_size[i]) : -1;
+            snprintf(in_path, sizeof in_path, "%s/alloc%d.in", dir, i);
+            int same = e == cudaSuccess && !inputs && saved_in[i] &&
+                       memcmp(host, saved_in[i], alloc_size[i]) == 0 && link(in_path, path) == 0;
+            int rc = e != cudaSuccess ? -1 : same ? 0 : write_file(path, host, alloc_size[i]);
             if (e != cudaSuccess)
                 fail("cudaMemcpy", cudaGetErrorString(e));
-            free(host);
+            if (inputs)
+                saved_in[i] = host;
+            else
+                free(host);
             if (rc)
                 return -1;
         }
@@ -246,8 +319,9 @@ struct launch {
 
     void before()
     {
-        if (!active)
+        if (!eligible || !claim())
             return;
+        active = 1;
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess) {
             fail("cudaDeviceSynchronize", cudaGetErrorString(e));
@@ -272,6 +346,7 @@ struct launch {
                 found = nallocs++;
                 alloc_base[found] = base;
                 alloc_size[found] = size;
+                saved_in[found] = 0;
             }
             arg_alloc[i] = found;
             arg_offset[i] = p - base;

@@ -2,7 +2,9 @@
  * test_capture_io.c: captures compress to .gz and read back byte for byte;
  * a damaged or short compressed file is an error, not a crash; perturbation
  * changes floats reproducibly and leaves integers alone; a capture's meta
- * gives the instantiation of a template kernel.
+ * gives the instantiation of a template kernel; allocations over
+ * HN_COMPRESS_MAX_BYTES stay raw, and an output linked to its input reads
+ * back as the input and is known equal without reading.
  */
 #include <stdlib.h>
 #include <math.h>
@@ -43,6 +45,31 @@ int main(void)
     sb_clear(&err);
     CHECK(hn_alloc_read(sub, 0, "in", size, &back, &err) == -1 && err.len > 0);
     CHECK(hn_alloc_read(sub, 7, "in", size, &back, &err) == -1);
+
+    /* a large allocation stays raw; its unchanged output is a link */
+    char big_dir[256];
+    snprintf(big_dir, sizeof big_dir, "%s/tag/k1/0", dir);
+    CHECK(dir_create_all(big_dir, 0755) == 0);
+    size_t big = HN_COMPRESS_MAX_BYTES + 4096;
+    unsigned char *big_data = xmalloc(big);
+    memset(big_data, 0x5a, big);
+    CHECK(hn_alloc_write(big_dir, 0, "in", big_data, big, &err) == 0);
+    CHECK(hn_alloc_link(big_dir, "in", big_dir, "out", 0) == 0);
+    CHECK(hn_alloc_same_file(big_dir, "in", big_dir, "out", 0) == 1);
+    CHECK(hn_alloc_same_file(sub, "in", big_dir, "in", 0) == 0);
+    CHECK(hn_captures_compress(dir, &err) == 0);
+    snprintf(path, sizeof path, "%s/alloc0.in", big_dir);
+    CHECK(access(path, F_OK) == 0); /* raw */
+    CHECK(hn_alloc_same_file(big_dir, "in", big_dir, "out", 0) == 1);
+    CHECK(hn_alloc_read(big_dir, 0, "out", big, &back, &err) == 0);
+    CHECK(back && memcmp(back, big_data, big) == 0);
+    free(back);
+    free(big_data);
+    /* a link to a compressed file is not made (nothing raw to link) */
+    char other[256];
+    snprintf(other, sizeof other, "%s/other", dir);
+    CHECK(dir_create_all(other, 0755) == 0);
+    CHECK(hn_alloc_link(sub, "in", other, "in", 0) == -1);
 
     float f[4] = {1, 2, 3, 4}, g[4];
     memcpy(g, f, sizeof f);
