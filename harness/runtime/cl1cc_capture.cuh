@@ -1,8 +1,7 @@
 /*
  * cl1cc_capture.cuh: compiled into the user's program by `cl1cc tune` (the
  * instrumented launch sites include it).  For the first few launches of each
- * kernel, each of a shape not captured before, it saves the launch
- * configuration, the argument bytes and, for every pointer argument, the
+ * kernel it saves the launch configuration, the argument bytes and, for every pointer argument, the
  * whole device allocation it points into, before and after the launch (an
  * allocation the launch left as it was: its outputs file a hard link to its
  * inputs'), under $CL1CC_CAPTURE_DIR.  Without that variable set it
@@ -141,34 +140,6 @@ static inline int instance_count(int index, const char *instance, int bump)
     return used++, 0;
 }
 
-/* A launch of a shape captured before (the same kernel or instantiation,
- * grid, block, shared memory and value arguments: the next step of a time
- * loop, say) is not captured again: each capture costs its allocations
- * twice over, and another step of the same loop tells the judge little
- * the perturbed inputs do not.  1 when key was seen, else records it. */
-enum { max_shapes = 8192 };
-static inline int shape_seen(int index, unsigned long long key)
-{
-    static int kernel_of[max_shapes];
-    static unsigned long long keys[max_shapes];
-    static int used = 0;
-    for (int i = 0; i < used; i++)
-        if (kernel_of[i] == index && keys[i] == key)
-            return 1;
-    if (used < max_shapes) {
-        kernel_of[used] = index;
-        keys[used++] = key;
-    }
-    return 0;
-}
-
-static inline unsigned long long fnv1a(unsigned long long h, const void *data, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
 
 static inline void fail(const char *what, const char *detail)
 {
@@ -237,20 +208,12 @@ struct launch {
         eligible = 1;
     }
 
-    /* a launch of a new shape within the limit gets its folder; 1 when it
-     * is captured */
+    /* a launch within the limit gets its folder; 1 when it is captured.
+     * Every launch counts, the same shape again too: the next step of a
+     * time loop carries state the first lacks (a running maximum from
+     * zeros tells a variant that ignores it from a correct one only then) */
     int claim()
     {
-        unsigned long long key = 1469598103934665603ULL;
-        unsigned dims[7] = {grid.x, grid.y, grid.z, block.x, block.y, block.z, 0};
-        key = fnv1a(key, dims, sizeof dims);
-        key = fnv1a(key, &shmem, sizeof shmem);
-        key = fnv1a(key, instance, strlen(instance));
-        for (int i = 0; i < nargs; i++)
-            if (!arg_is_pointer[i])
-                key = fnv1a(key, arg_ptr[i], arg_size[i]);
-        if (shape_seen(kernel_index, key))
-            return 0;
         if (instance[0])
             instance_count(kernel_index, instance, 1);
         int seq = launch_counts()[kernel_index]++;

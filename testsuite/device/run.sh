@@ -19,6 +19,10 @@
 #                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first;
 #                      TUNE_TAG=name: its own output, tune-name.tgz)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
+#   devset PROGRAM...  devset_flow.sh on .devset (the development set: build,
+#                      census, tune, wrapper rebuild, alternating runs; none
+#                      named: all; BENCH_BUDGET, BENCH_RUNS, BENCH_DEADLINE
+#                      as there; DEVSET_TAG=name: devset-name.tgz)
 # The GPU machine has no libclang 19 and no network.  Here, once:
 #   mkdir -p .deps && cd .deps && apt-get download libclang1-19 \
 #       libclang-common-19-dev libllvm19 libicu72 libz3-4 libxml2 libedit2 libcjson1
@@ -142,6 +146,14 @@ order)
         cp /tmp/order-out/table.txt "$OUT/order-$mode.txt" 2>/dev/null
         tail -n 1 "$OUT/order-$mode.txt" >>"$summary" 2>/dev/null
     done
+    ;;
+devset)
+    tag=${DEVSET_TAG:+-$DEVSET_TAG}
+    bash testsuite/bench/devset_flow.sh "$cl1cc" .devset "/tmp/devset-out$tag" "$@" \
+        >"$OUT/devset$tag.log" 2>&1
+    status "devset $*" "exit $?"
+    cat "/tmp/devset-out$tag/table.txt" >>"$summary" 2>/dev/null
+    tar czf "$OUT/devset$tag.tgz" -C /tmp --exclude=captures --exclude='*.db' "devset-out$tag"
     ;;
 overhead)
     timeout 400 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$@" \

@@ -1,0 +1,148 @@
+#!/bin/bash
+# devset_flow.sh CL1CC DEVSET OUT [PROGRAM...] [-- TUNE-OPTIONS]
+# The whole user flow on the development set (../shared/CORPUS.md), per
+# program: build with plain nvcc; run it once under a CUPTI census of the
+# kernels it launches (launch_census.c); `cl1cc tune --build --run` within
+# a budget; rebuild through the wrapper (cl1cc as nvcc, the tuning
+# database tune wrote); run both builds alternately; check the program's
+# own self-check on both; compare wall times.  Needs a GPU.
+#
+# DEVSET holds hecbench/NAME-cuda/ and cuda-samples/{Common,Samples/...}
+# (exported from zjin-lcf/HeCBench and NVIDIA/cuda-samples, never
+# committed).  Writes per program OUT/NAME/{plain,tune,wrapped}.log,
+# census.tsv, tune.json, runs.tsv, and OUT/table.txt (devset_table.py).
+# BENCH_BUDGET: tune's --budget-seconds (default 60); BENCH_RUNS: runs of
+# each build (default 2); BENCH_DEADLINE (epoch seconds): no program
+# starts after it.
+set -u
+cl1cc=$(readlink -f "$1") devset=$(readlink -f "$2") out=$3
+shift 3
+programs="" extra=""
+while [ $# -gt 0 ]; do
+    if [ "$1" = "--" ]; then shift; extra="$*"; break; fi
+    programs="$programs $1"; shift
+done
+mkdir -p "$out"
+out=$(readlink -f "$out")
+here=$(cd "$(dirname "$0")" && pwd)
+budget=${BENCH_BUDGET:-60} runs=${BENCH_RUNS:-2}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "devset_flow: no GPU here: nothing run (the flow captures and times on a GPU)"
+    exit 77
+fi
+census=""
+if gcc -shared -fPIC -O2 -I"$cuda/extras/CUPTI/include" -I"$cuda/include" "$here/launch_census.c" \
+    -o "$out/census.so" -L"$cuda/extras/CUPTI/lib64" -lcupti -Wl,-rpath,"$cuda/extras/CUPTI/lib64" \
+    2>"$out/census-build.log"; then
+    census=$out/census.so
+else
+    echo "devset_flow: the CUPTI census did not build (kernels launched: unknown); see census-build.log"
+fi
+# name | folder under DEVSET | build | run | self-check kind
+table() {
+    cat <<'EOF'
+burger|hecbench/burger-cuda|make ARCH=sm_90|./main 4096 4096 100|hecbench
+nbody|hecbench/nbody-cuda|make ARCH=sm_90|./main 8000 10|hecbench
+is|hecbench/is-cuda|make ARCH=sm_90|./main 256 256 256|hecbench
+sort|hecbench/sort-cuda|make ARCH=sm_90|./main 3 100|hecbench
+topk|hecbench/topk-cuda|make ARCH=sm_90|./main 64 100|hecbench
+quicksort|hecbench/quicksort-cuda|make ARCH=sm_90|./main 10 2048 2048|failures
+groupnorm|hecbench/groupnorm-cuda|make ARCH=sm_90|./main 32 32 16 16 32 100|hecbench
+filter|hecbench/filter-cuda|make ARCH=sm_90|./main 10000000 256 100|hecbench
+accuracy|hecbench/accuracy-cuda|make ARCH=sm_90|./main 8192 10000 10 100|hecbench
+stddev|hecbench/stddev-cuda|make ARCH=sm_90|./main 8192 16384 100|hecbench
+entropy|hecbench/entropy-cuda|make ARCH=sm_90|./main 4096 4096 100|hecbench
+particle-diffusion|hecbench/particle-diffusion-cuda|make ARCH=sm_90|./main 500 100|hecbench
+all-pairs-distance|hecbench/all-pairs-distance-cuda|make ARCH=sm_90|./main 10000|hecbench
+ising|hecbench/ising-cuda|make ARCH=sm_90|./main -x 2048 -y 2048 -w 10 -n 100|hecbench
+wedford|hecbench/wedford-cuda|make ARCH=sm_90|./main 64 512 8192 100|hecbench
+FDTD3d|cuda-samples/Samples/5_Domain_Specific/FDTD3d|nvcc -O3 -arch=sm_90 -std=c++17 -I../../../Common -Iinc src/FDTD3d.cpp src/FDTD3dGPU.cu src/FDTD3dReference.cpp -o FDTD3d|./FDTD3d|status
+mergeSort|cuda-samples/Samples/0_Introduction/mergeSort|nvcc -O3 -arch=sm_90 -std=c++17 -I../../../Common bitonic.cu main.cpp mergeSort.cu mergeSort_host.cpp mergeSort_validate.cpp -o mergeSort|./mergeSort|status
+threadFenceReduction|cuda-samples/Samples/2_Concepts_and_Techniques/threadFenceReduction|nvcc -O3 -arch=sm_90 -std=c++17 -I../../../Common threadFenceReduction.cu -o threadFenceReduction|./threadFenceReduction|status
+eigenvalues|cuda-samples/Samples/2_Concepts_and_Techniques/eigenvalues|nvcc -O3 -arch=sm_90 -std=c++17 -I../../../Common bisect_large.cu bisect_small.cu bisect_util.cu gerschgorin.cpp main.cu matlab.cpp -o eigenvalues|./eigenvalues|status
+sortingNetworks|cuda-samples/Samples/2_Concepts_and_Techniques/sortingNetworks|nvcc -O3 -arch=sm_90 -std=c++17 -I../../../Common bitonicSort.cu main.cpp oddEvenMergeSort.cu sortingNetworks_validate.cpp -o sortingNetworks|./sortingNetworks|status
+EOF
+}
+# self-check of one run's log and exit status: pass or fail
+verdict() { # KIND LOG STATUS
+    case $1 in
+    hecbench) [ "$3" = 0 ] && grep -q PASS "$2" && ! grep -q FAIL "$2" && echo pass || echo fail ;;
+    failures) [ "$3" = 0 ] && grep -q 'Number of failures: 0' "$2" && echo pass || echo fail ;;
+    *) [ "$3" = 0 ] && echo pass || echo fail ;;
+    esac
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+# the flags the build compiles FILE with (what tune keys the database on):
+# make -n's line for it, or the sample's command, without -c/-o/inputs
+flags_of() { # DIR BUILD
+    local line
+    case $2 in
+    make*) line=$(cd "$1" && make -n ARCH=sm_90 2>/dev/null | grep -E '(^| )nvcc .*\.cu' | head -n 1) ;;
+    *) line=$2 ;;
+    esac
+    echo "$line" | tr ' ' '\n' | awk '
+        skip { skip = 0; next }
+        $0 == "-o" { skip = 1; next }
+        $0 == "nvcc" || $0 == "-c" || $0 == "" || /\.(cu|cpp|o)$/ { next }
+        { printf "%s ", $0 }'
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$devset" "$work/plain"
+cp -r "$devset" "$work/tuned"
+cp -r "$devset" "$work/wrapped"
+export CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-$work/cache}"
+table | while IFS='|' read -r name dir build run kind; do
+    if [ -n "$programs" ]; then
+        case " $programs " in *" $name "*) ;; *) continue ;; esac
+    fi
+    if [ -n "${BENCH_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$BENCH_DEADLINE" ]; then
+        echo "$name: not run (deadline)"; continue
+    fi
+    o=$out/$name
+    mkdir -p "$o"
+    export CL1CC_DB=$o/tuning.db
+    echo "== $name"
+    (cd "$work/plain/$dir" && sh -c "$build") >"$o/plain-build.log" 2>&1 || { echo "$name: plain build failed"; continue; }
+    exe=${run%% *}
+    # the census run (also the first plain run: its time is not used)
+    t0=$(now)
+    (cd "$work/plain/$dir" && CUDA_INJECTION64_PATH=$census CL1CC_CENSUS_OUT=$o/census.raw \
+        timeout 600 sh -c "$run") >"$o/census-run.log" 2>&1
+    st=$?
+    t1=$(now)
+    [ -f "$o/census.raw" ] && c++filt <"$o/census.raw" >"$o/census.tsv"
+    echo "census $(verdict "$kind" "$o/census-run.log" $st) $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" >"$o/runs.tsv"
+    files=$(cd "$work/tuned/$dir" && { ls *.cu src/*.cu 2>/dev/null; })
+    flags=$(flags_of "$work/tuned/$dir" "$build")
+    t0=$(now)
+    # shellcheck disable=SC2086
+    (cd "$work/tuned/$dir" && timeout $((budget * 4 + 900)) "$cl1cc" tune --build "$build" --run "$run" \
+        --captures "$o/captures" --json "$o/tune.json" --budget-seconds "$budget" $extra $files -- $flags) \
+        >"$o/tune.log" 2>&1
+    echo "tune exit $? $(since "$t0")" >>"$o/runs.tsv"
+    du -sk "$o/captures" 2>/dev/null | awk '{ print "captures_kb", $1 }' >>"$o/runs.tsv"
+    find "$o/captures" -name meta 2>/dev/null | wc -l | awk '{ print "captures", $1 }' >>"$o/runs.tsv"
+    find "$o/captures" -name meta -exec grep -h -E '^(kernel|instance) ' {} + 2>/dev/null | paste - - 2>/dev/null |
+        sort | uniq -c >"$o/captured.txt"
+    rm -rf "$o/captures"
+    wbuild="$build"
+    case $build in
+    make*) wbuild="$build CC=$cl1cc" ;;
+    nvcc*) wbuild="$cl1cc ${build#nvcc }" ;;
+    esac
+    (cd "$work/wrapped/$dir" && CL1CC_VERBOSE=1 sh -c "$wbuild") >"$o/wrapped-build.log" 2>&1 ||
+        { echo "$name: wrapped build failed"; continue; }
+    for i in $(seq 1 "$runs"); do
+        for which in plain wrapped; do
+            t0=$(now)
+            (cd "$work/$which/$dir" && timeout 600 sh -c "$run") >"$o/$which-$i.log" 2>&1
+            st=$?
+            echo "$which $(verdict "$kind" "$o/$which-$i.log" $st) $(since "$t0")" >>"$o/runs.tsv"
+        done
+    done
+    [ -f "$CL1CC_DB-applied.log" ] && cp "$CL1CC_DB-applied.log" "$o/applied.log"
+done
+python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""devset_table.py OUT: the table of devset_flow.sh's run.  Per program:
+the user's kernels launched (the CUPTI census, each instantiation apart;
+cub/thrust/CCCL kernels counted apart as library), captured (a capture's
+kernel or instantiation names it), judged (tune gave a verdict on
+variants), the capture's and tune's seconds, seconds to the first verdict,
+best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
+of the alternating runs) and the self-checks."""
+import json
+import os
+import re
+import statistics
+import sys
+
+LIBRARY = re.compile(r"^(cub|thrust|cuda::|CUB_|at::|std::)|::cub::|::thrust::|\bcub::|\bthrust::")
+
+
+def census(path):
+    """(user, library): demangled kernel names the program launched"""
+    user, lib = [], []
+    if not os.path.exists(path):
+        return None, None
+    for line in open(path, errors="replace"):
+        parts = line.rstrip("\n").split("\t", 1)
+        if len(parts) != 2:
+            continue
+        name = re.sub(r"^void ", "", parts[1])
+        name = name.split("(")[0] if "(" in name else name
+        (lib if LIBRARY.search(name) else user).append(name)
+    return user, lib
+
+
+def captured(path):
+    names = set()
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.search(r"kernel (\S+)(?:\s+instance (.+))?$", line.strip())
+            if m:
+                names.add((m.group(2) or m.group(1)).strip())
+    return names
+
+
+def matches(launched, caps):
+    """a launched name counts as captured when a captured name is it or
+    its unqualified form (the capture's kernel name may lack namespaces)"""
+    norm = lambda n: re.sub(r"\s+", "", n)
+    cap = {norm(c) for c in caps} | {norm(c).split("::")[-1] for c in caps}
+    return [n for n in launched if norm(n) in cap or norm(n).split("::")[-1] in cap]
+
+
+def runs(path):
+    r = {"plain": [], "wrapped": [], "checks": {}, "tune_s": None, "capture_kb": None}
+    if not os.path.exists(path):
+        return r
+    for line in open(path):
+        f = line.split()
+        if f[0] in ("plain", "wrapped", "census") and len(f) == 3:
+            r["checks"].setdefault(f[0], []).append(f[1])
+            if f[0] != "census":
+                r[f[0]].append(float(f[2]))
+        elif f[0] == "tune" and len(f) >= 4:
+            r["tune_s"] = float(f[3])
+        elif f[0] == "captures_kb":
+            r["capture_kb"] = int(f[1])
+    return r
+
+
+out = sys.argv[1]
+print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} "
+      f"{'first_s':>7} {'tune_s':>6} {'e2e':>6}  {'checks':<22} best speedup per kernel")
+tot_l = tot_c = tot_j = 0
+for name in sorted(os.listdir(out)):
+    d = os.path.join(out, name)
+    if not os.path.isdir(d):
+        continue
+    user, lib = census(os.path.join(d, "census.tsv"))
+    caps = captured(os.path.join(d, "captured.txt"))
+    try:
+        tj = json.load(open(os.path.join(d, "tune.json")))
+    except (OSError, ValueError):
+        tj = {}
+    kernels = tj.get("kernels", [])
+    judged = [k for k in kernels if k.get("variants_tried", 0) > 0]
+    r = runs(os.path.join(d, "runs.tsv"))
+    cap_s = tj.get("capture_seconds")
+    firsts = [k["first_verdict_seconds"] for k in kernels
+              if isinstance(k.get("first_verdict_seconds"), (int, float))]
+    e2e = "-"
+    if r["plain"] and r["wrapped"]:
+        e2e = f"{statistics.median(r['wrapped']) / statistics.median(r['plain']):.3f}"
+    checks = ",".join(f"{w}:{'/'.join(sorted(set(v)))}" for w, v in sorted(r["checks"].items()))
+    best = " ".join(f"{k['kernel']}={k['speedup']:.2f}x" for k in kernels
+                    if isinstance(k.get("speedup"), (int, float)) and k.get("speedup", 0) > 0)
+    n_l = len(user) if user is not None else None
+    n_c = len(matches(user, caps)) if user is not None else len(caps)
+    tot_l += n_l or 0
+    tot_c += n_c if user is not None else 0
+    tot_j += len(judged)
+    fmt = lambda v, f: f.format(v) if isinstance(v, (int, float)) else "-"
+    print(f"{name:<20} {fmt(n_l, '{}'):>8} {fmt(len(lib) if lib is not None else None, '{}'):>4} "
+          f"{n_c:>8} {len(judged):>6} {fmt(cap_s, '{:.1f}'):>6} "
+          f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(r['tune_s'], '{:.0f}'):>6} "
+          f"{e2e:>6}  {checks:<22} {best}")
+if tot_l:
+    print(f"user kernels launched {tot_l}; captured {tot_c} ({100 * tot_c / tot_l:.0f}%); "
+          f"kernels judged {tot_j} ({100 * tot_j / tot_l:.0f}%)")
