@@ -156,8 +156,20 @@ int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *d
  * shifted by a reproducible random amount; integers left alone (they are
  * often sizes and indices). */
 void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed);
-/* Fills a buffer so an element the kernel does not write cannot match. */
+/* Fills a buffer so an element the kernel does not write cannot match,
+ * with poison `pattern` (taken modulo HN_POISONS): 0 a large finite
+ * positive value (0x7b..), 1 NaN (0xff..), 2 a large finite negative one
+ * (0xfb..), as every float dtype; integers large positive, -1, large
+ * negative.  A read of the old contents through fmax, fmin or arithmetic
+ * changes the result under at least one of them. */
+#define HN_POISONS 3
 void hn_poison(unsigned char *data, size_t size, int pattern);
+/* The pure-output rule: 1 when an allocation the original changed
+ * (`changed`) reproduces the reference outputs under every poison
+ * (reproduces(ctx, p) for p = 0 .. HN_POISONS-1, 1 when the original run
+ * with the allocation filled by hn_poison pattern p gave the reference's
+ * outputs); stops at the first that does not.  0 otherwise. */
+int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void *ctx);
 /* Clears the sign of every float element (f16, bf16, f32, f64; NaN stays
  * NaN); other dtypes are left alone. */
 void hn_absolute(hn_dtype t, unsigned char *data, size_t size);

@@ -266,9 +266,10 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure)
     s->mag = judge_run_magnitudes(rq, j->exe, s->c, s->meta, s->in, s->ci, s->seed, &j->a);
     if (s->ci == 0 && s->seed == 0)
         j->scale0 = s->mag;
-    /* the variants see poisoned pure outputs */
-    if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_POISON, (uint64_t)(s->seed & 1), pure,
-                          j->err) != 0)
+    /* the variants see poisoned pure outputs, a poison per input set: each
+     * one the original was shown not to read (judge_find_pure_outputs) */
+    if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_POISON,
+                          (uint64_t)(s->seed % HN_POISONS), pure, j->err) != 0)
         return -1;
     return 1;
 }

@@ -2,7 +2,8 @@
 # gpu_judge.sh CL1CC: the judge on a GPU.  Captures the bundled example's
 # launches through `cl1cc capture`, then judges correct and deliberately
 # wrong or cheating variants of its two kernels: each must get the verdict
-# written next to it below.  Then records the verified ones and checks that
+# written next to it below (and the same for signed_sums.cu and
+# running_extrema.cu).  Then records the verified ones and checks that
 # `cl1cc` as nvcc applies them and the program still computes right.
 # GPU test: without a GPU it says so and exits 77 (ctest: skipped).
 set -u
@@ -110,6 +111,27 @@ if "$cl1cc" capture --out "$work/cap2" --build "nvcc $flags -o ss signed_sums.cu
     expect judge2.txt "$v/signed_sums.drops_term.cu" wrong
 else
     echo "FAIL: capture of signed_sums"; cat capture2.log; fail=1
+fi
+
+# an output the kernel also reads through fmaxf or fminf (dif[j] =
+# fmaxf(x[j], dif[j])), launched first on dif = 0 (1e30 for fminf), where
+# fmaxf(x, NaN) = x hides the read: dif is no pure output (issue 29: NaN
+# alone made it one and every correct variant then ran on a poisoned dif).
+# The correct variants pass; those ignoring dif fail on the second launch.
+cp "$here/running_extrema.cu" "$work/"
+if "$cl1cc" capture --out "$work/cap3" --build "nvcc $flags -o re running_extrema.cu" --run ./re running_extrema.cu >capture3.log 2>&1; then
+    tag3=$(ls -d "$work"/cap3/running_extrema.cu-*)
+    for k in running_max:k0 running_min:k1; do
+        name=${k%:*}
+        "$cl1cc" judge running_extrema.cu "$name" --captures "$tag3/${k#*:}" --timeout 20 \
+            --variant "$v/$name.correct.cu" --variant "$v/$name.ignores_dif.cu" \
+            -- $flags >"judge_$name.txt" 2>"judge_$name.err" || cat "judge_$name.err"
+        cat "judge_$name.txt"
+        expect "judge_$name.txt" "$v/$name.correct.cu" pass
+        expect "judge_$name.txt" "$v/$name.ignores_dif.cu" wrong
+    done
+else
+    echo "FAIL: capture of running_extrema"; cat capture3.log; fail=1
 fi
 
 # verified variants recorded: nothing else may be in the database
