@@ -9,9 +9,12 @@
 # launch, and, with a Makefile naming nvcc by its full path, `not built
 # through cl1cc`; nothing captured at all exits 3.  Without a GPU the run
 # cannot capture: tune says so for the launched kernel and reports what it
-# did (kernels read, launches captured: none, no variant).
+# did (kernels read, launches captured: none, no variant).  A run that
+# leaves a capture in the copy (fake_capture.sh: a 4 us launch) is found
+# under the user's file, launch-bound, and its variants are built.
 set -u
 cl1cc=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 command -v nvcc >/dev/null 2>&1 || { echo "SKIPPED: no nvcc"; exit 77; }
 have_gpu=0
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
@@ -111,6 +114,27 @@ PY
 git status --porcelain --ignored >"$work/status.after2"
 cmp -s "$work/status.before" "$work/status.after2" || bad "git status changed (full path)"
 [ "$(cksum <app)" = "$app_sum" ] || bad "the user's binary was replaced (full path)"
+
+# what the run captures in the copy is found under the user's file: a run
+# that writes the capture a 4 us launch of row_sums would leave (in the
+# copy, under the copy's tag) gives a captured kernel, launch-bound
+mkdir "$work/proj2" && cd "$work/proj2" || exit 1
+cp "$here/row_sums.cu" .
+printf 'rs: row_sums.cu\n\tnvcc -O3 -o rs row_sums.cu\n' >Makefile
+touch "$work/stamp2"
+"$cl1cc" tune --build make --run ". '$here/fake_capture.sh' && fake_capture row_sums.cu \"\$CL1CC_CAPTURE_DIR\" 0.004" \
+    --kernel row_sums --json "$work/fake.json" row_sums.cu -- -O3 >"$work/fake.txt" 2>"$work/fake.err"
+rc=$?
+cat "$work/fake.txt"
+[ $rc -eq 0 ] || { bad "tune exited $rc on a captured kernel"; cat "$work/fake.err"; }
+[ -z "$(find . -newer "$work/stamp2" -print)" ] || { bad "the tree changed:"; find . -newer "$work/stamp2"; }
+grep -q "^tune: row_sums.cu-[0-9a-f]* row_sums: its captured launch took 0.004 ms (under 10 us): launch-bound" \
+    "$work/fake.txt" || bad "no launch-bound warning"
+grep -q "not captured" "$work/fake.txt" && bad "the capture made in the copy was not found"
+if [ $have_gpu = 0 ]; then
+    grep -q "^no GPU: 1 kernel(s) read, launches captured: 1 (of 1 kernel(s)), variants proposed: [1-9][0-9]*, compiled: [1-9]" \
+        "$work/fake.txt" || bad "no summary of the variants built without a GPU"
+fi
 
 [ $fail -eq 0 ] && echo "ok: tune --build leaves the tree as it was and says why each kernel was not captured"
 exit $fail
