@@ -23,6 +23,7 @@
 
 typedef struct tree_walk {
     const char *const *skip; /* absolute folders left out */
+    const char *copy;        /* the copy itself, left out too */
     int counting;            /* 1: only count what a copy would take */
     long long files, bytes, max_bytes;
     strbuf *err;
@@ -33,7 +34,7 @@ static int skipped(const tree_walk *w, const char *path)
     for (size_t i = 0; w->skip && w->skip[i]; i++)
         if (strcmp(w->skip[i], path) == 0)
             return 1;
-    return 0;
+    return w->copy && strcmp(w->copy, path) == 0;
 }
 
 static int say(tree_walk *w, const char *what, const char *path)
@@ -183,7 +184,7 @@ int tune_tree_copy_make(const char *root, const char *const *skip, long long max
         return -1;
     }
     t->root = arena_strdup(a, resolved);
-    tree_walk w = {skip, 1, 0, 0, max_bytes, err};
+    tree_walk w = {skip, NULL, 1, 0, 0, max_bytes, err};
     if (walk_dir(&w, t->root, NULL) != 0)
         return -1;
     strbuf dir;
@@ -195,7 +196,7 @@ int tune_tree_copy_make(const char *root, const char *const *skip, long long max
     }
     sb_free(&dir);
     tempfiles_install_handlers();
-    t->copy = arena_strdup(a, resolved);
+    t->copy = w.copy = arena_strdup(a, resolved);
     w.counting = 0;
     w.files = w.bytes = 0;
     if (walk_dir(&w, t->root, t->copy) != 0)
