@@ -68,7 +68,11 @@ static const command commands[] = {
      "  -p DIR               the files' flags from DIR/compile_commands.json (before\n"
      "                       those after --): the flags that key the database\n"
      "  --runs N, --rounds N, --seeds N, --timeout S, --sanitize, --isolate\n"
-     "                       passed to the judge\n",
+     "                       passed to the judge\n"
+     "  --build and --run run in a private copy of the current folder: your tree is\n"
+     "  left as it is (docs/TUNING.md)\n"
+     "exit status: 0 done, 3 nothing was captured (each kernel's reason is printed),\n"
+     "             1 error, 2 usage\n",
      NULL, NULL},
     {"judge", cmd_judge,
      "verify and time variants on captured launches (tune's second half; GPU)",
@@ -90,7 +94,9 @@ static const command commands[] = {
      "build and run the program with its launches recorded (tune's first half)",
      "usage: cl1cc capture --run CMD [--build CMD] [--out DIR] [--limit N] FILES.cu...\n"
      "  CMD runs through sh; during --build (or --run when there is no --build)\n"
-     "  `nvcc` on PATH is cl1cc, which instruments the launches in FILES.\n",
+     "  `nvcc` on PATH is cl1cc, which instruments the launches in FILES.  With\n"
+     "  --build, both run in a private copy of the current folder (FILES newer\n"
+     "  there): your tree is left as it is.\n",
      NULL, NULL},
     {"llm-propose", cmd_llm_propose,
      "ask a language model for faster versions of one kernel",

@@ -336,6 +336,21 @@ static void save_compile_args(const nvcc_cmdline *cl, const char *dir)
     sb_free(&sb);
 }
 
+/* the mark that FILE went through cl1cc during the capture's build, for
+ * `cl1cc tune` to say why a kernel was not captured: "instrumented N",
+ * then the instrumenter's not_captured lines (harness/instrument.c) */
+static void save_instrument_report(const char *dir, int n, const char *report)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "instrumented %d\n%s", n, report);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/" SPLICE_INSTRUMENT_REPORT, dir);
+    if (dir_create_all(dir, 0755) != 0 || file_write_atomic(path, sb_str(&sb), sb.len) != 0)
+        log_warn("capture: cannot write %s: %s", path, strerror(errno));
+    sb_free(&sb);
+}
+
 splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
                                   const char *capture_dir, splice_plan *plan, strbuf *msg)
 {
@@ -365,6 +380,9 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
             const char *tag = hn_capture_tag(in->path, &plan->strings);
             int n = hn_instrument(&m, header, tag, &text, &report, msg);
             fputs(sb_str(&report), stderr);
+            if (n >= 0)
+                save_instrument_report(arena_printf(&plan->strings, "%s/%s", capture_dir, tag), n,
+                                       sb_str(&report));
             if (n < 0) {
                 overall = SPLICE_ERROR;
             } else if (n > 0) {

@@ -43,7 +43,10 @@ int splice_plan_compile(const char *nvcc, int argc, char **argv, const nvcc_cmdl
 void splice_plan_free(splice_plan *plan);
 /* For `cl1cc capture`: the inputs among files (':'-separated absolute
  * paths) with their launch sites instrumented, compile flags saved under
- * capture_dir/<tag>/compile.args. */
+ * capture_dir/<tag>/compile.args, and for every such input parsed
+ * capture_dir/<tag>/instrumented: "instrumented N", then a line per launch
+ * not instrumented ("FILE:LINE: launch of K not_captured: REASON"). */
+#define SPLICE_INSTRUMENT_REPORT "instrumented"
 splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
                                   const char *capture_dir, splice_plan *plan, strbuf *msg);
 

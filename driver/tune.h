@@ -56,6 +56,26 @@ void tune_report_print(const tune_run *r, FILE *out);
  * the tuning database; the exit code */
 int tune_retrain(const tune_options *o);
 
+/* ---- the private build (tune_tree.c; capture_cmd.c uses it) ---------------- */
+
+/* A copy of the user's tree that `--build` and `--run` run in, so the
+ * user's tree is left as it was. */
+typedef struct tune_tree_copy {
+    const char *root, *copy; /* absolute: the user's folder, its copy */
+    long long files, bytes;  /* what was copied */
+} tune_tree_copy;
+
+/* the most a copy may take */
+#define TUNE_TREE_COPY_MAX_BYTES (8LL << 30)
+
+/* copies the folder root (its files' modes and times kept) into a new
+ * folder under the cache, removed at exit, leaving out .git and the
+ * folders in skip (absolute, canonical; NULL-ended); 0, or -1 with err */
+int tune_tree_copy_make(const char *root, const char *const *skip, long long max_bytes,
+                        tune_tree_copy *t, arena *a, strbuf *err);
+/* a canonical absolute path as it is in the copy, or NULL outside root */
+const char *tune_tree_copy_path(const tune_tree_copy *t, const char *path, arena *a);
+
 /* ---- the loop's state (tune_cmd.c runs it, tune_judge.c judges) ------------ */
 
 /* One kernel being tuned. */
@@ -70,6 +90,10 @@ typedef struct tune_target {
     const char *launches;
     pol_facts facts;
     double captured_ms; /* the longest captured launch's wall time (0: unknown) */
+    double timed_ms;    /* the first captured launch's (the one the judge times) */
+    int n_captured;     /* launches captured */
+    /* without a GPU: the variants the judges built, and those that did not compile */
+    long variants_built, variants_unbuilt;
     double features[POL_NFEATURES];
     VEC(pol_sample) history;
     int done;
@@ -157,12 +181,20 @@ typedef struct tune_session {
 double tune_now(void);
 
 /* before the rounds (tune_setup.c): where cl1cc, the database, the
- * captures and the work folder are; the capture; the GPU here and the
- * kernels' keys; 0, or -1 after saying why */
+ * captures and the work folder are; the capture; the GPU here (before the
+ * targets) and the kernels' keys (after); 0, or -1 after saying why */
 int tune_find_places(tune_session *s);
 int tune_capture(tune_session *s);
 void tune_detect_gpu(tune_session *s);
+void tune_key_targets(tune_session *s);
 int tune_make_work_dir(tune_session *s);
+/* why no launch of tk's kernel was captured (tune_why.c): the phrase for
+ * the table and the JSON's not_captured; needs the GPU detected */
+#define TUNE_WHY_NOT_BUILT "not built through cl1cc"
+#define TUNE_WHY_NEVER_LAUNCHED "never launched"
+const char *tune_not_captured_reason(const tune_session *s, const tune_target *tk, arena *a);
+/* a captured launch shorter than this is launch-bound: its timing says little */
+#define TUNE_LAUNCH_BOUND_MS 0.010
 /* what to tune (tune_targets.c): every wanted kernel of every file; 0, or
  * -1 after the parser's messages */
 int tune_find_targets(tune_session *s);
@@ -175,5 +207,8 @@ void tune_learn_all(tune_session *s);
 int tune_round(tune_session *s, int round);
 /* the table and --json (tune_report.c); the exit code */
 int tune_report(tune_session *s);
+/* tune's exit status when no launch of any kernel was captured (0 done,
+ * 1 error, 2 usage) */
+#define TUNE_EXIT_NOTHING_CAPTURED 3
 
 #endif

@@ -51,9 +51,12 @@ static void session_free(tune_session *s)
  * learn -> report; the exit code */
 static int tune(tune_session *s)
 {
-    if (tune_find_places(s) != 0 || tune_capture(s) != 0 || tune_find_targets(s) != 0)
+    if (tune_find_places(s) != 0 || tune_capture(s) != 0)
         return 1;
     tune_detect_gpu(s);
+    if (tune_find_targets(s) != 0)
+        return 1;
+    tune_key_targets(s);
     tune_load_chooser(s);
     if (tune_make_work_dir(s) != 0)
         return 1;
@@ -67,7 +70,15 @@ static int tune(tune_session *s)
     if (more < 0)
         return 1;
     tune_learn_all(s);
-    return tune_report(s);
+    int rc = tune_report(s);
+    size_t captured = 0;
+    for (size_t i = 0; i < s->targets.len; i++)
+        captured += s->targets.items[i].n_captured > 0;
+    if (rc == 0 && s->targets.len && !captured) {
+        printf("tune: nothing was captured: no launch of any kernel (each one's reason above)\n");
+        rc = TUNE_EXIT_NOTHING_CAPTURED;
+    }
+    return rc;
 }
 
 int cmd_tune(int argc, char **argv)

@@ -46,9 +46,35 @@ void tune_report_print(const tune_run *r, FILE *out)
     if (measured)
         fprintf(out, "geomean speedup over %zu measured kernel(s): %.2fx\n", measured,
                 exp(log_sum / (double)measured));
-    if (!r->ran_on_gpu)
-        fprintf(out, "%snothing was verified or timed, and nothing was recorded.\n",
-                r->gpu_name ? "" : "no GPU: ");
+    if (!r->ran_on_gpu && r->gpu_name)
+        fprintf(out, "nothing was verified or timed, and nothing was recorded.\n");
+}
+
+/* without a GPU, what tune did, in numbers: never a variant it did not build */
+static void print_without_gpu(const tune_session *s, FILE *out)
+{
+    long launches = 0, kernels = 0, proposed = 0, built = 0, unbuilt = 0;
+    for (size_t i = 0; i < s->targets.len; i++) {
+        const tune_target *tk = &s->targets.items[i];
+        launches += tk->n_captured;
+        kernels += tk->n_captured > 0;
+        proposed += tk->row.variants_tried;
+        built += tk->variants_built;
+        unbuilt += tk->variants_unbuilt;
+    }
+    fprintf(out, "no GPU: %zu kernel(s) read, launches captured: ", s->targets.len);
+    if (launches)
+        fprintf(out, "%ld (of %ld kernel(s))", launches, kernels);
+    else
+        fputs("none", out);
+    if (!proposed)
+        fputs(", variants proposed and compiled: none", out);
+    else if (!built)
+        fprintf(out, ", variants proposed: %ld, compiled: none", proposed);
+    else
+        fprintf(out, ", variants proposed: %ld, compiled: %ld (%ld did not compile)", proposed,
+                built, unbuilt);
+    fputs("; nothing was verified or timed, and nothing was recorded.\n", out);
 }
 
 /* the kernel's final row: its status and best, its strings in place */
@@ -84,6 +110,8 @@ int tune_report(tune_session *s)
         memset(&tk->row.progress_best, 0, sizeof tk->row.progress_best);
     }
     tune_report_print(&run, stdout);
+    if (!run.ran_on_gpu && !run.gpu_name)
+        print_without_gpu(s, stdout);
     int rc = 0;
     if (s->o.json && report_write_tune(&run, s->o.json, &s->err) != 0) {
         log_error("tune: %s", sb_str(&s->err));

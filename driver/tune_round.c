@@ -162,6 +162,8 @@ static void record(tune_session *s, int round, round_jobs *jobs)
             tk->done = 1;
             tk->row.status = "skipped_no_gpu";
             tk->row.variants_tried += (long)rj->n;
+            tk->variants_built += (long)rj->n - tk->build_errors;
+            tk->variants_unbuilt += tk->build_errors;
             snprintf(tk->detail, sizeof tk->detail,
                      "built the replay driver and %zu variant(s) (%d did not compile); "
                      "no GPU to verify and time them", rj->n, tk->build_errors);

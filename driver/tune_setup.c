@@ -85,16 +85,21 @@ int tune_capture(tune_session *s)
     return 0;
 }
 
-/* the GPU here (the pool's judges say which ran where), the kernels' keys */
+/* the GPU here (the pool's judges say which ran where) */
 void tune_detect_gpu(tune_session *s)
 {
     char gpu_arch[16] = "", gpu_name[128] = "";
     int have_gpu = hn_gpu_detect(gpu_arch, sizeof gpu_arch, gpu_name, sizeof gpu_name);
     s->loop.arch = have_gpu ? arena_strdup(&s->a, gpu_arch) : "none";
     s->loop.gpu_name = have_gpu ? arena_strdup(&s->a, gpu_name) : NULL;
-    if (!have_gpu && s->o.pool.backend == POOL_LOCAL)
-        printf("tune: no GPU on this machine: each kernel's first round of variants is "
-               "generated and built, verifying and timing them is skipped.\n");
+}
+
+/* the kernels' keys; without a GPU, what tune will and will not do */
+void tune_key_targets(tune_session *s)
+{
+    if (!s->loop.gpu_name && s->o.pool.backend == POOL_LOCAL)
+        printf("tune: no GPU on this machine: variants of the captured kernels are proposed and "
+               "compiled only; nothing is verified, timed or recorded.\n");
     for (size_t i = 0; i < s->targets.len; i++)
         tune_key_kernel(&s->loop, &s->targets.items[i]);
 }

@@ -45,11 +45,15 @@ static unsigned gcd(unsigned a, unsigned b)
     return a;
 }
 
-/* what the captured launches tell the transforms; *longest_ms the longest
- * captured launch's wall time */
-static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f, double *longest_ms)
+/* what the captured launches tell the transforms; the captured launches'
+ * count, the longest one's wall time and the first one's (in capture
+ * order: the judge times it) into tk */
+static void facts_from_captures(const char *dir, pol_facts *f, tune_target *tk)
 {
+    double *longest_ms = &tk->captured_ms;
+    long first = -1;
     *longest_ms = 0;
+    tk->timed_ms = 0;
     f->block_threads = 0;
     f->pointers_distinct = 0;
     f->block[0] = f->block[1] = f->block[2] = 0;
@@ -72,6 +76,12 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f, 
         if (hn_capture_read(sub, &c, &err) != 0)
             continue;
         seen++;
+        char *end;
+        long seq = strtol(e->d_name, &end, 10);
+        if (*end == '\0' && (first < 0 || seq < first)) {
+            first = seq;
+            tk->timed_ms = c.launch_ms;
+        }
         if (c.launch_ms > *longest_ms)
             *longest_ms = c.launch_ms;
         flat &= c.grid[1] <= 1 && c.grid[2] <= 1;
@@ -94,7 +104,7 @@ static void facts_from_captures(const char *dir, const kernel *k, pol_facts *f, 
     }
     closedir(d);
     sb_free(&err);
-    (void)k;
+    tk->n_captured = seen;
     f->pointers_distinct = seen > 0 && distinct;
     f->flat_grid = seen > 0 && flat;
     for (int s = 0; s < 3; s++)
@@ -141,10 +151,32 @@ static const char *launch_text(const tu_model *m, size_t index, arena *a)
     return out;
 }
 
-/* a kernel to tune, before any round */
-static void target_init(tune_target *tk, tu_model *m, size_t i, const char *captures,
-                        const tune_options *o, arena *a)
+/* a kernel none of whose launches was captured: why, one line */
+static void not_captured(tune_session *s, tune_target *tk)
 {
+    tk->done = 1;
+    tk->row.status = "not_captured";
+    tk->row.not_captured = tune_not_captured_reason(s, tk, &s->a);
+    snprintf(tk->detail, sizeof tk->detail, "%s", tk->row.not_captured);
+    printf("tune: %s %s: not captured: %s\n", hn_capture_tag(tk->row.file, &s->a), tk->row.kernel,
+           tk->row.not_captured);
+}
+
+/* a kernel whose timed launch is too short for its timing to say much */
+static void warn_launch_bound(tune_session *s, const tune_target *tk)
+{
+    if (tk->timed_ms > 0 && tk->timed_ms < TUNE_LAUNCH_BOUND_MS)
+        printf("tune: %s %s: its captured launch took %.3f ms (under 10 us): launch-bound: "
+               "timing will say little (a --run with larger sizes: docs/TUNING.md)\n",
+               hn_capture_tag(tk->row.file, &s->a), tk->row.kernel, tk->timed_ms);
+}
+
+/* a kernel to tune, before any round */
+static void target_init(tune_session *s, tune_target *tk, tu_model *m, size_t i)
+{
+    const char *captures = s->captures;
+    const tune_options *o = &s->o;
+    arena *a = &s->a;
     const kernel *k = &m->kernels.items[i];
     memset(tk, 0, sizeof *tk);
     tk->row.file = k->decl_range.file; /* the header, for a kernel of one */
@@ -161,15 +193,13 @@ static void target_init(tune_target *tk, tu_model *m, size_t i, const char *capt
     tk->launches = launch_text(m, i, a);
     tk->best_ms = NAN;
     tk->best_speedup = 1;
-    facts_from_captures(tk->captures, k, &tk->facts, &tk->captured_ms);
+    facts_from_captures(tk->captures, &tk->facts, tk);
     tk->facts.fast_math = o->fast_math;
     pol_kernel_features(m, k, &tk->facts, tk->features);
-    if (!has_meta_below(tk->captures)) {
-        tk->done = 1;
-        tk->row.status = "not_captured";
-        snprintf(tk->detail, sizeof tk->detail, "no launch of it was captured%s",
-                 k->is_template ? " (of a template: no launch named its instantiation)" : "");
-    }
+    if (!has_meta_below(tk->captures))
+        not_captured(s, tk);
+    else
+        warn_launch_bound(s, tk);
 }
 
 static int wanted_kernel(const tune_options *o, const kernel *k)
@@ -209,7 +239,7 @@ static int load_targets(tune_session *s, const char *file)
             continue;
         }
         tune_target tk;
-        target_init(&tk, m, i, s->captures, &s->o, &s->a);
+        target_init(s, &tk, m, i);
         vec_push(&s->targets, tk);
     }
     return 0;

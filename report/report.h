@@ -24,6 +24,8 @@ typedef struct tune_kernel {
     double judge_seconds[3]; /* the judges' build, checks and timing, summed */
     /* when each better variant came: seconds of tuning, its speedup */
     report_double_vec progress_t, progress_best;
+    /* why no launch of it was captured (status "not_captured"), or NULL */
+    const char *not_captured;
 } tune_kernel;
 
 typedef struct tune_run {

@@ -35,6 +35,7 @@ static const char *const phase_keys[3] = {"build", "checks", "timing"};
 #define K_JUDGE_SECONDS "judge_seconds"
 #define K_DETAIL "detail"
 #define K_PROGRESS "progress"
+#define K_NOT_CAPTURED "not_captured"
 #define K_VERSION "cl1cc_version"
 #define K_ARCH "arch"
 #define K_GPU_NAME "gpu_name"
@@ -77,6 +78,8 @@ static cJSON *kernel_json(const tune_kernel *w)
     for (int p = 0; p < 3; p++)
         cJSON_AddNumberToObject(phases, phase_keys[p], round(w->judge_seconds[p] * 100) / 100);
     cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
+    if (w->not_captured)
+        cJSON_AddStringToObject(k, K_NOT_CAPTURED, w->not_captured);
     cJSON *prog = cJSON_AddArrayToObject(k, K_PROGRESS);
     for (size_t p = 0; p < w->progress_t.len && p < w->progress_best.len; p++) {
         cJSON *pt = cJSON_CreateArray();
@@ -154,6 +157,7 @@ static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
     tk->tune_seconds = get_number(k, K_TUNE_SECONDS);
     tk->best_label = get_string(k, K_BEST_LABEL, a);
     tk->detail = get_string(k, K_DETAIL, a);
+    tk->not_captured = get_string(k, K_NOT_CAPTURED, a);
     tk->variants_tried = get_count(k, K_TRIED);
     tk->variants_passed = get_count(k, K_PASSED);
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(k, K_JUDGE_SECONDS);

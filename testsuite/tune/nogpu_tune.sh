@@ -1,8 +1,9 @@
 #!/bin/sh
 # nogpu_tune.sh CL1CC: without a GPU, `cl1cc tune` on a hand-made capture
 # proposes and builds the first round of variants, says plainly that it
-# skipped verifying and timing, records nothing, and writes its JSON
-# summary.  Skipped (77) where there is a GPU: gpu_tune.sh runs there.
+# skipped verifying and timing and what it did (kernels read, launches
+# captured, variants proposed and compiled), records nothing, and writes its
+# JSON summary; a captured launch under 10 us is called launch-bound.  Skipped (77) where there is a GPU: gpu_tune.sh runs there.
 set -u
 cl1cc=$(readlink -f "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +40,16 @@ print("ok: JSON summary")
 PY
 # the catalogue's variants of row_sums all compile
 grep -q "(0 did not compile)" out.txt || { echo "FAIL: some variant did not compile"; fail=1; }
+# what it did, in numbers: the variants it built and no more
+grep -q "^no GPU: 2 kernel(s) read, launches captured: 1 (of 1 kernel(s)), variants proposed: 6, compiled: 6 (0 did not compile); nothing was verified or timed" out.txt ||
+    { echo "FAIL: no summary of what tune did without a GPU"; fail=1; }
+grep -q "launch-bound" out.txt && { echo "FAIL: a 50 us launch called launch-bound"; fail=1; }
+# a captured launch of 4 us: launch-bound, one line
+rm -rf cap && fake_capture "$work/row_sums.cu" "$work/cap" 0.004
+"$cl1cc" tune --captures cap --kernel row_sums row_sums.cu -- -O3 >short.txt 2>short.err ||
+    { echo "FAIL: tune on a launch-bound kernel"; cat short.err; fail=1; }
+[ "$(grep -c "^tune: row_sums.cu-[0-9a-f]* row_sums: its captured launch took 0.004 ms (under 10 us): launch-bound: timing will say little" short.txt)" = 1 ] ||
+    { echo "FAIL: no launch-bound warning for a 4 us launch"; cat short.txt; fail=1; }
 # a long kernel (its captured launch took 250 ms) gets a first round of 3
 rm -rf cap && fake_capture "$work/row_sums.cu" "$work/cap" 250.0
 "$cl1cc" tune --captures cap --json long.json row_sums.cu -- -O3 >long.txt 2>long.err ||

@@ -66,6 +66,13 @@ static void check_report(tune_target *tk, const char *dir)
     tk->row.key = tk->key;
     tk->row.detail = tk->detail;
     vec_push(&run.kernels, tk->row);
+    tune_kernel never;
+    memset(&never, 0, sizeof never);
+    never.kernel = "never";
+    never.status = "not_captured";
+    never.not_captured = "never launched";
+    never.baseline_ms = never.best_ms = never.speedup = never.spread_ms = NAN;
+    vec_push(&run.kernels, never);
     char path[4096];
     snprintf(path, sizeof path, "%s/tune.json", dir);
     strbuf err;
@@ -77,9 +84,13 @@ static void check_report(tune_target *tk, const char *dir)
     arena a;
     arena_init(&a);
     CHECK(text && report_parse_tune(text, &a, &back, &err) == 0);
-    CHECK(back.kernels.len == 1 && back.ran_on_gpu == 1 && back.budget_evaluations == 24 &&
+    CHECK(back.kernels.len == 2 && back.ran_on_gpu == 1 && back.budget_evaluations == 24 &&
           back.gpu_name == NULL);
-    if (back.kernels.len == 1) {
+    if (back.kernels.len == 2) {
+        /* a kernel not captured says why; a captured one has no reason */
+        const tune_kernel *reason = &back.kernels.items[1];
+        CHECK(reason->not_captured && strcmp(reason->not_captured, "never launched") == 0);
+        CHECK(back.kernels.items[0].not_captured == NULL);
         const tune_kernel *k = &back.kernels.items[0];
         CHECK(strcmp(k->kernel, "scale") == 0 && strcmp(k->key, tk->key) == 0);
         CHECK(k->variants_tried == 2 && k->variants_passed == 1 && k->baseline_ms == 2.0);
