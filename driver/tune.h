@@ -16,6 +16,7 @@
 #include "harness.h"
 #include "llm.h"
 #include "pool.h"
+#include "proc.h"
 #include "report.h"
 #include "tunedb.h"
 #include "wrapper.h"
@@ -116,6 +117,8 @@ typedef struct tune_loop {
     int ran_on_gpu;
     const hn_judge_settings *judge;
     double started;
+    double tuning_started;  /* the capture's end: first verdicts count from it */
+    double capture_seconds; /* the capture's build and run */
     int recording; /* a judgement ran on a GPU: results go to the database */
     tunedb *db;
 } tune_loop;

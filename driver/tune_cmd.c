@@ -20,9 +20,7 @@
 
 double tune_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    return proc_now_seconds();
 }
 
 static void session_free(tune_session *s)
@@ -51,8 +49,13 @@ static void session_free(tune_session *s)
  * learn -> report; the exit code */
 static int tune(tune_session *s)
 {
-    if (tune_find_places(s) != 0 || tune_capture(s) != 0)
+    if (tune_find_places(s) != 0)
         return 1;
+    double capture_started = tune_now();
+    if (tune_capture(s) != 0)
+        return 1;
+    if (s->o.run_cmd)
+        s->loop.capture_seconds = tune_now() - capture_started;
     tune_detect_gpu(s);
     if (tune_find_targets(s) != 0)
         return 1;
@@ -63,7 +66,7 @@ static int tune(tune_session *s)
     s->loop.ran_on_gpu = 1; /* until a judgement says otherwise */
     /* the budget is for tuning: the capture (the user's whole program, its
      * CPU reference included) does not count against it */
-    s->tuning_started = tune_now();
+    s->tuning_started = s->loop.tuning_started = tune_now();
     int more;
     for (int round = 1; (more = tune_round(s, round)) > 0; round++)
         ;

@@ -239,6 +239,8 @@ int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
 {
     tune_target *tk = rj->tk;
     tk->row.tune_seconds += pj->wall_s;
+    if (tk->row.first_verdict_seconds <= 0)
+        tk->row.first_verdict_seconds = proc_now_seconds() - run->tuning_started;
     char *text = NULL;
     if (!pool_job_ok(pj) || file_read_all(rj->json_path, 64 << 20, &text, NULL) != 0) {
         judge_failure(rj, pj, tk);

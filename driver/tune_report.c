@@ -101,6 +101,7 @@ int tune_report(tune_session *s)
     run.budget_seconds = s->o.budget_seconds;
     run.budget_evaluations = s->o.kernel_evals;
     run.wall_seconds = tune_now() - s->loop.started;
+    run.capture_seconds = s->loop.capture_seconds;
     for (size_t i = 0; i < s->targets.len; i++) {
         tune_target *tk = &s->targets.items[i];
         finish_row(tk);

@@ -26,12 +26,15 @@ typedef struct tune_kernel {
     report_double_vec progress_t, progress_best;
     /* why no launch of it was captured (status "not_captured"), or NULL */
     const char *not_captured;
+    /* seconds from the capture's end to its first judgement back; 0: none */
+    double first_verdict_seconds;
 } tune_kernel;
 
 typedef struct tune_run {
     const char *cl1cc_version, *arch, *gpu_name;
     int ran_on_gpu; /* 1, 0, or -1 when not said */
     double budget_seconds, wall_seconds;
+    double capture_seconds; /* the capture's build and run; 0: none here */
     long budget_evaluations;
     VEC(tune_kernel) kernels;
 } tune_run;

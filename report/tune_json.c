@@ -44,6 +44,8 @@ static const char *const phase_keys[3] = {"build", "checks", "timing"};
 #define K_BUDGET_SECONDS "seconds"
 #define K_BUDGET_EVALUATIONS "evaluations"
 #define K_WALL_SECONDS "wall_seconds"
+#define K_CAPTURE_SECONDS "capture_seconds"
+#define K_FIRST_VERDICT "first_verdict_seconds"
 
 #define MS_FIELD(k, i) (*(double *)((char *)(k) + ms_keys[i].offset))
 #define MS_CFIELD(k, i) (*(const double *)((const char *)(k) + ms_keys[i].offset))
@@ -80,6 +82,8 @@ static cJSON *kernel_json(const tune_kernel *w)
     cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
     if (w->not_captured)
         cJSON_AddStringToObject(k, K_NOT_CAPTURED, w->not_captured);
+    if (w->first_verdict_seconds > 0)
+        cJSON_AddNumberToObject(k, K_FIRST_VERDICT, w->first_verdict_seconds);
     cJSON *prog = cJSON_AddArrayToObject(k, K_PROGRESS);
     for (size_t p = 0; p < w->progress_t.len && p < w->progress_best.len; p++) {
         cJSON *pt = cJSON_CreateArray();
@@ -104,6 +108,8 @@ int report_write_tune(const tune_run *run, const char *path, strbuf *err)
     cJSON_AddNumberToObject(budget, K_BUDGET_SECONDS, run->budget_seconds);
     cJSON_AddNumberToObject(budget, K_BUDGET_EVALUATIONS, (double)run->budget_evaluations);
     cJSON_AddNumberToObject(root, K_WALL_SECONDS, run->wall_seconds);
+    if (run->capture_seconds > 0)
+        cJSON_AddNumberToObject(root, K_CAPTURE_SECONDS, run->capture_seconds);
     cJSON *ks = cJSON_AddArrayToObject(root, K_KERNELS);
     for (size_t i = 0; i < run->kernels.len; i++)
         cJSON_AddItemToArray(ks, kernel_json(&run->kernels.items[i]));
@@ -158,6 +164,8 @@ static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
     tk->best_label = get_string(k, K_BEST_LABEL, a);
     tk->detail = get_string(k, K_DETAIL, a);
     tk->not_captured = get_string(k, K_NOT_CAPTURED, a);
+    double first = get_number(k, K_FIRST_VERDICT);
+    tk->first_verdict_seconds = isfinite(first) ? first : 0;
     tk->variants_tried = get_count(k, K_TRIED);
     tk->variants_passed = get_count(k, K_PASSED);
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(k, K_JUDGE_SECONDS);
@@ -180,6 +188,8 @@ static void read_run(const cJSON *root, tune_run *out, arena *a)
         out->budget_evaluations = get_count(budget, K_BUDGET_EVALUATIONS);
     }
     out->wall_seconds = get_number(root, K_WALL_SECONDS);
+    double capture = get_number(root, K_CAPTURE_SECONDS);
+    out->capture_seconds = isfinite(capture) ? capture : 0;
 }
 
 int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err)

@@ -115,11 +115,20 @@ table | while IFS='|' read -r name dir build run kind; do
     t1=$(now)
     [ -f "$o/census.raw" ] && c++filt <"$o/census.raw" >"$o/census.tsv"
     echo "census $(verdict "$kind" "$o/census-run.log" $st) $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" >"$o/runs.tsv"
-    files=$(cd "$work/tuned/$dir" && { ls *.cu src/*.cu 2>/dev/null; })
+    # tune builds in a private copy of the folder it starts in: a sample's
+    # build reaches ../../../Common, so its tune starts at the samples' root
+    tcwd=$work/tuned/$dir tbuild=$build trun=$run sub=""
+    case $dir in
+    cuda-samples/*)
+        sub=${dir#cuda-samples/}/ tcwd=$work/tuned/cuda-samples
+        tbuild="cd $sub && $build" trun="cd $sub && $run" ;;
+    esac
+    files=$(cd "$work/tuned/$dir" && { ls *.cu src/*.cu 2>/dev/null; } | sed "s|^|$sub|")
     flags=$(flags_of "$work/tuned/$dir" "$build")
+    case $dir in cuda-samples/*) flags=$(echo "$flags" | sed "s|-I\.\./\.\./\.\./Common|-I$work/tuned/cuda-samples/Common|; s|-Iinc|-I$work/tuned/$dir/inc|") ;; esac
     t0=$(now)
     # shellcheck disable=SC2086
-    (cd "$work/tuned/$dir" && timeout $((budget * 4 + 900)) "$cl1cc" tune --build "$build" --run "$run" \
+    (cd "$tcwd" && timeout $((budget * 4 + 900)) "$cl1cc" tune --build "$tbuild" --run "$trun" \
         --captures "$o/captures" --json "$o/tune.json" --budget-seconds "$budget" $extra $files -- $flags) \
         >"$o/tune.log" 2>&1
     echo "tune exit $? $(since "$t0")" >>"$o/runs.tsv"
