@@ -63,6 +63,7 @@ static void check_report(tune_target *tk, const char *dir)
     run.arch = "sm_90";
     run.ran_on_gpu = 1;
     run.budget_evaluations = 24;
+    run.capture_seconds = 12.5;
     tk->row.key = tk->key;
     tk->row.detail = tk->detail;
     vec_push(&run.kernels, tk->row);
@@ -85,12 +86,15 @@ static void check_report(tune_target *tk, const char *dir)
     arena_init(&a);
     CHECK(text && report_parse_tune(text, &a, &back, &err) == 0);
     CHECK(back.kernels.len == 2 && back.ran_on_gpu == 1 && back.budget_evaluations == 24 &&
-          back.gpu_name == NULL);
+          back.gpu_name == NULL && back.capture_seconds == 12.5);
     if (back.kernels.len == 2) {
         /* a kernel not captured says why; a captured one has no reason */
         const tune_kernel *reason = &back.kernels.items[1];
         CHECK(reason->not_captured && strcmp(reason->not_captured, "never launched") == 0);
         CHECK(back.kernels.items[0].not_captured == NULL);
+        /* the judged kernel's first verdict came back; the other has none */
+        CHECK(back.kernels.items[0].first_verdict_seconds > 0 &&
+              reason->first_verdict_seconds == 0);
         const tune_kernel *k = &back.kernels.items[0];
         CHECK(strcmp(k->kernel, "scale") == 0 && strcmp(k->key, tk->key) == 0);
         CHECK(k->variants_tried == 2 && k->variants_passed == 1 && k->baseline_ms == 2.0);
