@@ -68,7 +68,8 @@ static void propose(tune_session *s, tune_target *tk, size_t i, round_job *rj)
     ctx.gpu_name = s->loop.gpu_name;
     ctx.history = tk->history.items;
     ctx.n_history = tk->history.len;
-    ctx.max_proposals = room < o->per_round ? room : o->per_round;
+    int share = tune_round_share(tk, o->per_round);
+    ctx.max_proposals = room < share ? room : share;
     /* a long kernel (each launch costs the judge seconds over its input
      * sets and timing) gets a smaller first round: the chooser's best few
      * land sooner, the rest follow */

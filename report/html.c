@@ -203,7 +203,9 @@ static void kernel_table(strbuf *out, const report_input *in)
 {
     sb_puts(out, "<table>\n<thead><tr><th>kernel</th><th>file</th><th>status</th>"
                  "<th class=\"n\">baseline ms</th><th class=\"n\">best ms</th>"
-                 "<th class=\"n\">speedup</th><th>best variant</th><th class=\"n\">passed / tried</th>"
+                 "<th class=\"n\">speedup</th><th class=\"n\">limit ms</th>"
+                 "<th class=\"n\">original % of limit</th><th class=\"n\">best % of limit</th>"
+                 "<th>best variant</th><th class=\"n\">passed / tried</th>"
                  "<th>detail</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < in->run->kernels.len; i++) {
         const tune_kernel *k = &in->run->kernels.items[i];
@@ -221,6 +223,9 @@ static void kernel_table(strbuf *out, const report_input *in)
         number_cell(out, k->baseline_ms, "%.4f");
         number_cell(out, k->best_ms, "%.4f");
         number_cell(out, k->speedup, "%.2f×");
+        number_cell(out, k->limit_ms, "%.4f");
+        number_cell(out, k->original_pct_of_limit, "%.1f%%");
+        number_cell(out, k->best_pct_of_limit, "%.1f%%");
         sb_puts(out, "<td>");
         esc(out, k->best_label ? k->best_label : "–");
         sb_puts(out, "</td><td class=\"n\">");
