@@ -199,13 +199,32 @@ static void number_cell(strbuf *out, double v, const char *fmt)
     sb_puts(out, "</td>");
 }
 
+/* the speedup, and under it the original's and the best variant's
+ * percentage of the roofline limit ("25.0% → 50.0% of limit", the limit in
+ * the tooltip) when known: no column more, so the table still fits */
+static void speedup_cell(strbuf *out, const tune_kernel *k)
+{
+    int roofline = isfinite(k->limit_ms) && isfinite(k->original_pct_of_limit);
+    if (!roofline) {
+        number_cell(out, k->speedup, "%.2f×");
+        return;
+    }
+    sb_printf(out, "<td class=\"n\" title=\"roofline limit %.4f ms\">", k->limit_ms);
+    if (isnan(k->speedup))
+        sb_puts(out, "–");
+    else
+        sb_printf(out, "%.2f×", k->speedup);
+    sb_printf(out, "<br><small>%.1f%%", k->original_pct_of_limit);
+    if (isfinite(k->best_pct_of_limit))
+        sb_printf(out, " → %.1f%%", k->best_pct_of_limit);
+    sb_puts(out, " of limit</small></td>");
+}
+
 static void kernel_table(strbuf *out, const report_input *in)
 {
     sb_puts(out, "<table>\n<thead><tr><th>kernel</th><th>file</th><th>status</th>"
                  "<th class=\"n\">baseline ms</th><th class=\"n\">best ms</th>"
-                 "<th class=\"n\">speedup</th><th class=\"n\">limit ms</th>"
-                 "<th class=\"n\">original % of limit</th><th class=\"n\">best % of limit</th>"
-                 "<th>best variant</th><th class=\"n\">passed / tried</th>"
+                 "<th class=\"n\">speedup</th><th>best variant</th><th class=\"n\">passed / tried</th>"
                  "<th>detail</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < in->run->kernels.len; i++) {
         const tune_kernel *k = &in->run->kernels.items[i];
@@ -222,10 +241,7 @@ static void kernel_table(strbuf *out, const report_input *in)
         sb_puts(out, "</td>");
         number_cell(out, k->baseline_ms, "%.4f");
         number_cell(out, k->best_ms, "%.4f");
-        number_cell(out, k->speedup, "%.2f×");
-        number_cell(out, k->limit_ms, "%.4f");
-        number_cell(out, k->original_pct_of_limit, "%.1f%%");
-        number_cell(out, k->best_pct_of_limit, "%.1f%%");
+        speedup_cell(out, k);
         sb_puts(out, "<td>");
         esc(out, k->best_label ? k->best_label : "–");
         sb_puts(out, "</td><td class=\"n\">");
