@@ -80,6 +80,19 @@ typedef struct body_node {
     const char *loop_var;  /* the for loop's induction variable, or NULL */
     src_range loop_body;
     int has_inner_loop;
+    /* a for loop's header as expression text (frontend/extract_expr.c:
+     * after macro expansion, integer constants folded, fully
+     * parenthesised), each NULL when the header is not of that shape */
+    const char *loop_lower; /* loop_var's first value */
+    const char *loop_cmp;   /* "<", "<=", ">", ">=" or "!=", loop_var left */
+    const char *loop_bound; /* what loop_var is compared with */
+    const char *loop_step;  /* added to loop_var each iteration ("1", "-1") */
+    /* BODY_LOOP and BODY_IF: floating-point + - * / (compound ones too)
+     * and math calls directly in it, not in a nested loop or if */
+    long flops;
+    /* BODY_IF: its condition; BODY_ASSIGN "=" and "decl": the value; as
+     * expression text like the loop header's, NULL when not expressible */
+    const char *expr;
     /* BODY_ASSIGN */
     const char *op;     /* "=", "+=", "++" ..., "decl" */
     src_range target;   /* what is assigned */
@@ -117,6 +130,8 @@ typedef struct kernel {
     index_vec deps;    /* indices into tu_model.decls, transitive */
     body_node_vec body; /* with fe_options.with_bodies only */
     int body_in_macro;  /* some statement of the body comes out of a macro */
+    long body_flops;    /* floating-point operations outside every loop and
+                           if (as body_node.flops) */
 } kernel;
 
 typedef struct launch_arg {

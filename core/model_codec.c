@@ -69,6 +69,12 @@ static void put_body_node(strbuf *b, const body_node *n)
     put_range(b, &n->index);
     put_i64(b, n->is_write);
     put_str(b, n->callee);
+    put_str(b, n->loop_lower);
+    put_str(b, n->loop_cmp);
+    put_str(b, n->loop_bound);
+    put_str(b, n->loop_step);
+    put_i64(b, n->flops);
+    put_str(b, n->expr);
 }
 
 static void put_kernel(strbuf *b, const kernel *k)
@@ -112,6 +118,7 @@ static void put_kernel(strbuf *b, const kernel *k)
     for (size_t i = 0; i < k->body.len; i++)
         put_body_node(b, &k->body.items[i]);
     put_i64(b, k->body_in_macro);
+    put_i64(b, k->body_flops);
 }
 
 static void put_launch_arg(strbuf *b, const launch_arg *a)
@@ -284,6 +291,12 @@ static void get_body_node(reader *r, body_node *n)
     n->index = get_range(r);
     n->is_write = get_int(r);
     n->callee = get_str(r);
+    n->loop_lower = get_str(r);
+    n->loop_cmp = get_str(r);
+    n->loop_bound = get_str(r);
+    n->loop_step = get_str(r);
+    n->flops = (long)get_i64(r);
+    n->expr = get_str(r);
 }
 
 static void get_kernel(reader *r, kernel *k)
@@ -336,6 +349,7 @@ static void get_kernel(reader *r, kernel *k)
         vec_push(&k->body, node);
     }
     k->body_in_macro = get_int(r);
+    k->body_flops = (long)get_i64(r);
 }
 
 static launch_arg get_launch_arg(reader *r)

@@ -151,6 +151,13 @@ typedef struct round_job {
 int tune_kernel_of_file(const tu_model *m, const kernel *k, const tune_target *targets,
                         size_t n_targets);
 
+/* The roofline and the budget (tune_targets.c): the best time so far (the
+ * original's when no variant beat it) as a percentage of tk's limit (NaN:
+ * unknown); and how many proposals tk gets in its next round: per_round
+ * scaled by its headroom, 1 - that percentage (docs/TUNING.md) */
+double tune_best_pct_of_limit(const tune_target *tk);
+int tune_round_share(const tune_target *tk, int per_round);
+
 /* tk's database key for loop->arch, and its kernels row once recording */
 void tune_key_kernel(tune_loop *loop, tune_target *tk);
 /* writes rj's variants and fills pj with the judge's command line; 0, or
@@ -178,6 +185,7 @@ typedef struct tune_session {
     tune_model_vec models;
     pol_chooser *chooser;
     double tuning_started; /* the budget counts from here, after the capture */
+    tune_target **round_targets; /* the pool's jobs' kernels, this round */
 } tune_session;
 
 /* seconds on the monotonic clock */

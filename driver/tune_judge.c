@@ -234,6 +234,23 @@ static void judge_failure(const round_job *rj, const pool_job *pj, tune_target *
              pj->exit_code, why);
 }
 
+/* the judgement's roofline into tk's row, and the original's headroom
+ * into the chooser's features */
+static void note_roofline(tune_target *tk, const hn_judge_result *r)
+{
+    if (!isfinite(r->roofline.limit_ms))
+        return;
+    tk->row.limit_ms = r->roofline.limit_ms;
+    tk->row.bytes = r->roofline.read_bytes + r->roofline.written_bytes;
+    tk->row.flops = r->roofline.flops;
+    tk->row.original_pct_of_limit = r->original_pct_of_limit;
+    /* the original's: a fact of the kernel and its launch, as the other
+     * features are, not of how well tuning went */
+    double pct = r->original_pct_of_limit;
+    tk->facts.headroom = isfinite(pct) ? 1 - fmin(1, fmax(0, pct / 100)) : 0;
+    tk->features[POL_FEATURE_HEADROOM] = tk->facts.headroom;
+}
+
 /* reads the judgement into tk; 0, or -1 when the judge itself failed */
 int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
 {
@@ -266,6 +283,7 @@ int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
     for (size_t i = 0; i < r->n_variants; i++)
         tk->build_errors += r->variants[i].verdict == VERDICT_BUILD_ERROR;
     if (run->ran_on_gpu) {
+        note_roofline(tk, r);
         start_recording(run, r, a);
         tune_key_kernel(run, tk);
         record_results(run, tk, r, rj->props, rj->n);

@@ -22,13 +22,21 @@ void tune_report_print(const tune_run *r, FILE *out)
 {
     fprintf(out, "\ncl1cc tune on %s (%s), %.1f s\n", r->gpu_name ? r->gpu_name : "no GPU",
             r->arch, r->wall_seconds);
-    fprintf(out, "%-20s %-26s %-14s %11s %11s %8s %6s %6s %7s  %s\n", "file", "kernel", "status",
-            "original_ms", "best_ms", "speedup", "tried", "passed", "seconds", "best variant");
+    fprintf(out, "%-20s %-26s %-14s %11s %11s %8s %10s %6s %6s %6s %6s %7s  %s\n", "file", "kernel",
+            "status", "original_ms", "best_ms", "speedup", "limit_ms", "orig%", "best%", "tried",
+            "passed", "seconds", "best variant");
     double log_sum = 0;
     size_t measured = 0;
     for (size_t i = 0; i < r->kernels.len; i++) {
         const tune_kernel *w = &r->kernels.items[i];
-        char base[16] = "-", best[16] = "-", speed[16] = "-";
+        char base[16] = "-", best[16] = "-", speed[16] = "-", limit[16] = "-", orig[16] = "-",
+             best_pct[16] = "-";
+        if (isfinite(w->limit_ms))
+            snprintf(limit, sizeof limit, "%.4f", w->limit_ms);
+        if (isfinite(w->original_pct_of_limit))
+            snprintf(orig, sizeof orig, "%.1f", w->original_pct_of_limit);
+        if (isfinite(w->best_pct_of_limit))
+            snprintf(best_pct, sizeof best_pct, "%.1f", w->best_pct_of_limit);
         if (isfinite(w->baseline_ms))
             snprintf(base, sizeof base, "%.4f", w->baseline_ms);
         if (isfinite(w->best_ms))
@@ -38,14 +46,17 @@ void tune_report_print(const tune_run *r, FILE *out)
             log_sum += log(w->speedup);
             measured++;
         }
-        fprintf(out, "%-20.20s %-26.26s %-14s %11s %11s %8s %6ld %6ld %7.1f  %s\n",
-                base_name(w->file), w->kernel, w->status, base, best, speed, w->variants_tried,
-                w->variants_passed, w->tune_seconds,
+        fprintf(out, "%-20.20s %-26.26s %-14s %11s %11s %8s %10s %6s %6s %6ld %6ld %7.1f  %s\n",
+                base_name(w->file), w->kernel, w->status, base, best, speed, limit, orig, best_pct,
+                w->variants_tried, w->variants_passed, w->tune_seconds,
                 w->best_label && w->best_label[0] ? w->best_label : w->detail);
     }
     if (measured)
         fprintf(out, "geomean speedup over %zu measured kernel(s): %.2fx\n", measured,
                 exp(log_sum / (double)measured));
+    if (r->ran_on_gpu && r->kernels.len)
+        fprintf(out, "limit_ms: the roofline limit of the timed launch; orig%%, best%%: the "
+                     "original's and the best variant's share of it (docs/TUNING.md, \"Roofline\")\n");
     if (!r->ran_on_gpu && r->gpu_name)
         fprintf(out, "nothing was verified or timed, and nothing was recorded.\n");
 }
@@ -87,6 +98,7 @@ static void finish_row(tune_target *tk)
     r->detail = tk->detail;
     r->best_ms = tk->best_speedup > 1 ? tk->best_ms : r->baseline_ms;
     r->speedup = isfinite(r->baseline_ms) ? tk->best_speedup : NAN;
+    r->best_pct_of_limit = tune_best_pct_of_limit(tk);
 }
 
 /* 4. the table and --json; the exit code */

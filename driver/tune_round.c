@@ -19,12 +19,18 @@
 #define LONG_KERNEL_MS 100.0
 enum { LONG_FIRST_ROUND = 3 };
 
+/* data: the round's jobs; a kernel's first verdict is when its first
+ * judge ends, not when the round does */
 static void pool_progress(void *data, pool_event ev, size_t index, const pool_job *job)
 {
-    (void)data;
-    (void)index;
     if (ev == POOL_EV_RETRY)
         log_verbose("tune: %s: retried: %s", job->label, job->detail);
+    const tune_session *s = data;
+    if (ev == POOL_EV_FINISHED && s) {
+        tune_target *tk = s->round_targets[index];
+        if (tk && tk->row.first_verdict_seconds <= 0 && pool_job_ok(job))
+            tk->row.first_verdict_seconds = tune_now() - s->tuning_started;
+    }
 }
 
 typedef struct round_jobs {
@@ -68,7 +74,8 @@ static void propose(tune_session *s, tune_target *tk, size_t i, round_job *rj)
     ctx.gpu_name = s->loop.gpu_name;
     ctx.history = tk->history.items;
     ctx.n_history = tk->history.len;
-    ctx.max_proposals = room < o->per_round ? room : o->per_round;
+    int share = tune_round_share(tk, o->per_round);
+    ctx.max_proposals = room < share ? room : share;
     /* a long kernel (each launch costs the judge seconds over its input
      * sets and timing) gets a smaller first round: the chooser's best few
      * land sooner, the rest follow */
@@ -142,7 +149,10 @@ static int judge(tune_session *s, round_jobs *jobs)
         vec_push(&jobs->rjobs.items[j].argv, NULL);
         jobs->pjobs.items[j].argv = jobs->rjobs.items[j].argv.items;
     }
-    if (pool_run(&s->o.pool, jobs->pjobs.items, jobs->pjobs.len, pool_progress, NULL, &s->err) != 0) {
+    s->round_targets = arena_alloc(&s->a, (jobs->rjobs.len + 1) * sizeof *s->round_targets);
+    for (size_t j = 0; j < jobs->rjobs.len; j++)
+        s->round_targets[j] = jobs->rjobs.items[j].tk;
+    if (pool_run(&s->o.pool, jobs->pjobs.items, jobs->pjobs.len, pool_progress, s, &s->err) != 0) {
         log_error("tune: the evaluation pool: %s", sb_str(&s->err));
         return -1;
     }

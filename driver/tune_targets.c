@@ -184,6 +184,8 @@ static void target_init(tune_session *s, tune_target *tk, tu_model *m, size_t i)
     tk->row.status = "no_gain";
     tk->row.best_label = "";
     tk->row.baseline_ms = tk->row.best_ms = tk->row.spread_ms = tk->row.speedup = NAN;
+    tk->row.limit_ms = tk->row.bytes = tk->row.flops = NAN;
+    tk->row.original_pct_of_limit = tk->row.best_pct_of_limit = NAN;
     tk->model = m;
     tk->index = i;
     tk->k = k;

@@ -86,5 +86,10 @@ void fe_collect_dependencies(fe_context *cx);
 
 /* extract_body.c: fills kernel.body of every kernel definition */
 void fe_extract_bodies(fe_context *cx);
+/* extract_expr.c: an integer expression as text (model.h's loop_bound and
+ * expr), or NULL; the spelling of c's first punctuation token at or after
+ * offset */
+const char *fe_expr_text(fe_context *cx, CXCursor c);
+const char *fe_operator_after(fe_context *cx, CXCursor c, unsigned offset);
 
 #endif

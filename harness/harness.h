@@ -174,6 +174,55 @@ int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void 
  * NaN); other dtypes are left alone. */
 void hn_absolute(hn_dtype t, unsigned char *data, size_t size);
 
+/* ---- the roofline (roofline.c, roofline_flops.c) ------------------------- */
+
+/* What the GPU can do at most, found once per judgement by the replay
+ * driver (`DRIVER @device FILE`, runtime/cl1cc_replay.cuh). */
+typedef struct hn_device_peaks {
+    double copy_bytes_per_s; /* a device-to-device copy: bytes read plus
+                                written a second (0: unknown) */
+    double fp32_flops_per_s; /* 2 (an FMA) x FP32 lanes per SM x SMs x
+                                clock (0: unknown) */
+    double launch_ms;        /* a launch's fixed cost, added to the limit */
+} hn_device_peaks;
+
+/* the fixed cost of a launch the limit includes (2.5 us) */
+#define HN_LAUNCH_OVERHEAD_MS 0.0025
+/* FP32 lanes per SM of compute capability major.minor (128 on sm_90);
+ * 0 for one this table does not know */
+int hn_fp32_lanes_per_sm(int major, int minor);
+/* The peaks from the file `DRIVER @device FILE` writes (copy_bytes_per_s,
+ * sms, clock_khz, cc lines); 0, or -1 with err */
+int hn_device_peaks_read(const char *path, hn_device_peaks *p, strbuf *err);
+
+/* One captured launch against the GPU's peaks (docs/HARNESS.md,
+ * "Roofline"): limit = max(bytes / copy bandwidth, flops / FP32 peak) +
+ * a launch.  Unknown numbers are NaN. */
+typedef struct hn_roofline {
+    double read_bytes;    /* every allocation the kernel reads, whole */
+    double written_bytes; /* the elements that differ between in and out */
+    double flops;         /* from the body and the captured sizes */
+    double limit_ms;
+    char bound[32]; /* "memory", "compute", "memory, flops unknown"; "" */
+} hn_roofline;
+
+/* Bytes of capture c: an allocation a pointer argument points into is
+ * read whole unless pure[a] (written without being read; pure NULL: none
+ * is); its written bytes are the whole elements (of its first pointer
+ * parameter's dtype) whose bytes differ between allocN.in and .out.
+ * Sets read_bytes and written_bytes; 0, or -1 with err. */
+int hn_roofline_bytes(const hn_capture *c, const hn_dtype *param_dtypes, size_t n_dtypes,
+                      const int *pure, hn_roofline *r, strbuf *err);
+/* Floating-point operations of k's launch c (its body's counts, times
+ * loop trip counts and the threads its guards let through, evaluated with
+ * the captured scalar arguments of c->dir/meta); NaN when some part is
+ * unknown. */
+double hn_roofline_flops(const tu_model *m, const kernel *k, const hn_capture *c);
+/* r's limit_ms and bound from its bytes and flops and the peaks */
+void hn_roofline_limit(hn_roofline *r, const hn_device_peaks *p);
+/* 100 x limit / measured: how close a time is to the limit; NaN unknown */
+double hn_pct_of_limit(double limit_ms, double measured_ms);
+
 /* ---- replay drivers (replay_gen.c) -------------------------------------- */
 
 /* The source of a replay driver for kernel kernel_index of m: the whole TU
@@ -267,6 +316,7 @@ typedef struct hn_variant_verdict {
     hn_timing timing;
     double speedup;
     int significant;  /* see hn_speedup */
+    double pct_of_limit; /* hn_pct_of_limit of its median; NaN unknown */
 } hn_variant_verdict;
 
 typedef struct hn_judge_result {
@@ -284,6 +334,11 @@ typedef struct hn_judge_result {
      * the first capture, which is timed; "" for a kernel that is no template */
     char instances[4096];
     char timed_instance[1024];
+    /* the timed capture's roofline on this GPU, and the original's median
+     * as a percentage of its limit (NaN: unknown) */
+    hn_roofline roofline;
+    hn_device_peaks peaks;
+    double original_pct_of_limit;
     /* where the time went: building the driver, the correctness runs
      * (reference, magnitudes, every input set), the timing rounds */
     double build_seconds, check_seconds, timing_seconds, total_seconds;

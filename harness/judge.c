@@ -8,6 +8,7 @@
 #include "judge_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,6 +39,8 @@ typedef struct judgement {
     const char *scale0;     /* magnitudes of capture 0's own inputs, or NULL */
     double build_started, timing_started;
     long winner;            /* into good, the fastest passing variant; -1 none */
+    int pure0[HN_MAX_ARGS]; /* capture 0's pure outputs (for the roofline) */
+    int have_pure0;
 } judgement;
 
 typedef enum step_result {
@@ -104,6 +107,7 @@ static step_result find_kernel(judgement *j)
     memset(&fo, 0, sizeof fo);
     fo.flags = rq->clang_flags;
     fo.n_flags = rq->n_clang_flags;
+    fo.with_bodies = 1; /* the roofline counts the body's operations */
     strbuf diags;
     sb_init(&diags);
     int parsed = fe_parse(rq->file, &fo, &j->m, &diags) == FE_OK;
@@ -349,6 +353,10 @@ static int check_capture(judgement *j, int ci)
         return -1;
     int pure[HN_MAX_ARGS];
     judge_find_pure_outputs(j->rq, j->exe, &c, meta, ref, pure, &j->a, j->err);
+    if (ci == 0) {
+        memcpy(j->pure0, pure, sizeof pure);
+        j->have_pure0 = 1;
+    }
     for (int seed = 0; seed <= j->set->seeds; seed++) {
         input_set s = {&c, meta, ci, seed, NULL, NULL, NULL};
         int ready = prepare_input_set(j, &s, pure);
@@ -489,6 +497,14 @@ static step_result time_variants(judgement *j)
     return rc == 0 ? STEP_NEXT : STEP_FAILED;
 }
 
+/* the timed capture's roofline, and each timing's percentage of it */
+static step_result estimate_roofline(judgement *j)
+{
+    judge_roofline(j->rq, &j->m, &j->m.kernels.items[j->kernel_index], j->exe, j->captures[0],
+                   j->have_pure0 ? j->pure0 : NULL, j->res, &j->a);
+    return STEP_NEXT;
+}
+
 /* compute-sanitizer over the winner on the first capture */
 static step_result sanitize_winner(judgement *j)
 {
@@ -518,6 +534,7 @@ static const judge_step judge_steps[] = {
     {"copy the captures into the work folder", materialize_captures},
     {"check every variant on every input set", check_captures},
     {"time the original and the passing variants", time_variants},
+    {"estimate the roofline and each timing's share of it", estimate_roofline},
     {"sanitize the winner", sanitize_winner},
 };
 
@@ -539,7 +556,10 @@ int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err)
     arena_init(&j.a);
     model_init(&j.m);
     res->n_variants = rq->n_variants;
+    res->roofline.read_bytes = res->roofline.written_bytes = res->roofline.flops = NAN;
+    res->roofline.limit_ms = res->original_pct_of_limit = NAN;
     for (size_t i = 0; i < rq->n_variants; i++) {
+        res->variants[i].pct_of_limit = NAN;
         res->variants[i].verdict = VERDICT_PENDING;
         res->variants[i].label = rq->variant_labels ? rq->variant_labels[i] : NULL;
     }

@@ -173,6 +173,24 @@ run_outcome judge_run_driver(const char *exe, int index, const char *meta, const
     return out;
 }
 
+run_outcome judge_run_device(const char *exe, const char *file, double timeout)
+{
+    run_outcome out;
+    memset(&out, 0, sizeof out);
+    const char *argv[] = {exe, "@device", file, NULL};
+    proc_options po = driver_options(timeout);
+    proc_result r;
+    if (proc_run(argv, &po, &r) != 0)
+        snprintf(out.detail, sizeof out.detail, "could not start %s", exe);
+    else if (r.timed_out || !r.exited || r.exit_code != 0)
+        snprintf(out.detail, sizeof out.detail, "%.400s", sb_str(&r.err));
+    else
+        out.ok = 1;
+    out.verdict = out.ok ? VERDICT_PASS : VERDICT_ERROR;
+    proc_result_free(&r);
+    return out;
+}
+
 void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
                      int rounds, int *done, arena *a)

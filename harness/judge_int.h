@@ -42,6 +42,8 @@ run_outcome judge_run_driver(const char *exe, int index, const char *meta, const
 void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
                      int rounds, int *done, arena *a);
+/* `exe @device file`: the GPU's figures for the roofline into file */
+run_outcome judge_run_device(const char *exe, const char *file, double timeout);
 /* the timings a timed run wrote to dir, appended; 0, or -1 */
 int judge_read_timings(const char *dir, double_vec *samples);
 /* compute-sanitizer's memcheck and racecheck over kernel index on the
@@ -91,5 +93,15 @@ const char *judge_run_magnitudes(const hn_judge_request *rq, const char *exe,
 void judge_find_pure_outputs(const hn_judge_request *rq, const char *exe, const hn_capture *c,
                              const char *meta, const char *ref_out, int *pure, arena *a,
                              strbuf *err);
+
+/* ---- the roofline (judge_roofline.c) ---------------------------------------- */
+
+/* res->roofline and res->peaks for the timed capture (its folder
+ * capture_dir, pure[] its pure outputs or NULL) on this GPU, and the
+ * original's and each passing variant's percentage of the limit; what
+ * cannot be found stays NaN (a note in the verbose log says why) */
+void judge_roofline(const hn_judge_request *rq, const tu_model *m, const kernel *k,
+                    const char *exe, const char *capture_dir, const int *pure,
+                    hn_judge_result *res, arena *a);
 
 #endif

@@ -29,7 +29,25 @@ static const number_key phase_keys[] = {
     {"total_seconds", offsetof(hn_judge_result, total_seconds)},
 };
 
-enum { N_TIMING = sizeof timing_keys / sizeof timing_keys[0], N_PHASES = 4 };
+/* the roofline (docs/HARNESS.md, "Roofline"); null when unknown */
+static const number_key roofline_keys[] = {
+    {"limit_ms", offsetof(hn_judge_result, roofline.limit_ms)},
+    {"read_bytes", offsetof(hn_judge_result, roofline.read_bytes)},
+    {"written_bytes", offsetof(hn_judge_result, roofline.written_bytes)},
+    {"flops", offsetof(hn_judge_result, roofline.flops)},
+    {"copy_bytes_per_s", offsetof(hn_judge_result, peaks.copy_bytes_per_s)},
+    {"fp32_flops_per_s", offsetof(hn_judge_result, peaks.fp32_flops_per_s)},
+    {"original_pct_of_limit", offsetof(hn_judge_result, original_pct_of_limit)},
+};
+#define K_BYTES "bytes" /* read plus written, written only */
+#define K_LIMIT_BOUND "limit_bound"
+#define K_PCT_OF_LIMIT "pct_of_limit"
+
+enum {
+    N_TIMING = sizeof timing_keys / sizeof timing_keys[0],
+    N_PHASES = 4,
+    N_ROOFLINE = sizeof roofline_keys / sizeof roofline_keys[0]
+};
 
 /* the result's keys, and each variant's */
 #define K_FILE "file"
@@ -74,6 +92,7 @@ static cJSON *variant_json(const hn_variant_verdict *v)
     cJSON_AddItemToObject(e, K_TIMING, timing_json(&v->timing));
     cJSON_AddNumberToObject(e, K_SPEEDUP, isfinite(v->speedup) ? v->speedup : 0);
     cJSON_AddNumberToObject(e, K_SIGNIFICANT, v->significant);
+    cJSON_AddNumberToObject(e, K_PCT_OF_LIMIT, v->pct_of_limit);
     return e;
 }
 
@@ -92,6 +111,10 @@ int hn_judge_json_write(const hn_judge_result *r, const char *path, strbuf *err)
     }
     for (size_t i = 0; i < N_PHASES; i++)
         cJSON_AddNumberToObject(root, phase_keys[i].key, CFIELD(r, phase_keys[i].offset));
+    for (size_t i = 0; i < N_ROOFLINE; i++)
+        cJSON_AddNumberToObject(root, roofline_keys[i].key, CFIELD(r, roofline_keys[i].offset));
+    cJSON_AddNumberToObject(root, K_BYTES, r->roofline.read_bytes + r->roofline.written_bytes);
+    cJSON_AddStringToObject(root, K_LIMIT_BOUND, r->roofline.bound);
     cJSON_AddItemToObject(root, K_ORIGINAL, timing_json(&r->original));
     cJSON *vs = cJSON_AddArrayToObject(root, K_VARIANTS);
     for (size_t i = 0; i < r->n_variants; i++)
@@ -139,6 +162,7 @@ static void variant_read(const cJSON *e, hn_variant_verdict *v, arena *a)
     v->speedup = number(e, K_SPEEDUP);
     double significant = number(e, K_SIGNIFICANT);
     v->significant = significant > 0 ? 1 : significant < 0 ? -1 : 0;
+    v->pct_of_limit = number(e, K_PCT_OF_LIMIT);
 }
 
 int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *err)
@@ -161,6 +185,9 @@ int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *e
     r->n_captures = isfinite(captures) && captures > 0 ? (size_t)captures : 0;
     for (size_t i = 0; i < N_PHASES; i++)
         FIELD(r, phase_keys[i].offset) = number(root, phase_keys[i].key);
+    for (size_t i = 0; i < N_ROOFLINE; i++)
+        FIELD(r, roofline_keys[i].offset) = number(root, roofline_keys[i].key);
+    string_into(root, K_LIMIT_BOUND, r->roofline.bound, sizeof r->roofline.bound);
     timing_read(cJSON_GetObjectItemCaseSensitive(root, K_ORIGINAL), &r->original);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, K_VARIANTS))

@@ -43,6 +43,8 @@ typedef struct pol_facts {
     unsigned grid_gcd[3];   /* the greatest common divisor of the captured
                                grids' x, y and z (0s when none known) */
     unsigned grid_max[3];   /* and their largest */
+    double headroom;        /* 1 - the best time's fraction of the roofline
+                               limit, 0..1 (docs/TUNING.md); 0 when unknown */
 } pol_facts;
 
 /* ---- the catalogue (catalogue.c and transform_*.c) ------------------------ */
@@ -65,7 +67,7 @@ int pol_apply_combination(const char *combination, const tu_model *m, const kern
 
 /* ---- features (features.c) ------------------------------------------------ */
 
-enum { POL_NFEATURES = 12 };
+enum { POL_NFEATURES = 13, POL_FEATURE_HEADROOM = 12 };
 const char *pol_feature_name(size_t i);
 /* Needs k->body (fe_options.with_bodies). */
 void pol_kernel_features(const tu_model *m, const kernel *k, const pol_facts *f,

@@ -1,6 +1,7 @@
 /*
  * features.c: what the chooser knows of a kernel: a few counts over its
- * body and parameters, scaled to about [0, 1].
+ * body and parameters, scaled to about [0, 1], and how far its best time
+ * is from its roofline limit once that is measured.
  */
 #include <math.h>
 #include <string.h>
@@ -11,6 +12,7 @@ static const char *const feature_names[POL_NFEATURES] = {
     "bias",          "loops",           "max_loop_depth",  "writes_in_loops",
     "pointer_params", "unqualified_pointers", "subscripts_in_loops", "innermost_for_loops",
     "math_calls",    "barriers",        "two_dimensional", "block_threads_log2",
+    "headroom",
 };
 
 const char *pol_feature_name(size_t i)
@@ -66,5 +68,7 @@ void pol_kernel_features(const tu_model *m, const kernel *k, const pol_facts *f,
     out[9] = squash(syncs);
     out[10] = strstr(body, "threadIdx.y") != NULL;
     out[11] = f && f->block_threads > 0 ? log2((double)f->block_threads) / 10 : 0;
+    /* known once a judgement measured the kernel against its roofline */
+    out[POL_FEATURE_HEADROOM] = f && f->headroom > 0 && f->headroom <= 1 ? f->headroom : 0;
     arena_free(&a);
 }

@@ -199,6 +199,27 @@ static void number_cell(strbuf *out, double v, const char *fmt)
     sb_puts(out, "</td>");
 }
 
+/* the speedup, and under it the original's and the best variant's
+ * percentage of the roofline limit ("25.0% → 50.0% of limit", the limit in
+ * the tooltip) when known: no column more, so the table still fits */
+static void speedup_cell(strbuf *out, const tune_kernel *k)
+{
+    int roofline = isfinite(k->limit_ms) && isfinite(k->original_pct_of_limit);
+    if (!roofline) {
+        number_cell(out, k->speedup, "%.2f×");
+        return;
+    }
+    sb_printf(out, "<td class=\"n\" title=\"roofline limit %.4f ms\">", k->limit_ms);
+    if (isnan(k->speedup))
+        sb_puts(out, "–");
+    else
+        sb_printf(out, "%.2f×", k->speedup);
+    sb_printf(out, "<br><small>%.1f%%", k->original_pct_of_limit);
+    if (isfinite(k->best_pct_of_limit))
+        sb_printf(out, " → %.1f%%", k->best_pct_of_limit);
+    sb_puts(out, " of limit</small></td>");
+}
+
 static void kernel_table(strbuf *out, const report_input *in)
 {
     sb_puts(out, "<table>\n<thead><tr><th>kernel</th><th>file</th><th>status</th>"
@@ -220,7 +241,7 @@ static void kernel_table(strbuf *out, const report_input *in)
         sb_puts(out, "</td>");
         number_cell(out, k->baseline_ms, "%.4f");
         number_cell(out, k->best_ms, "%.4f");
-        number_cell(out, k->speedup, "%.2f×");
+        speedup_cell(out, k);
         sb_puts(out, "<td>");
         esc(out, k->best_label ? k->best_label : "–");
         sb_puts(out, "</td><td class=\"n\">");

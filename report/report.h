@@ -21,6 +21,10 @@ typedef struct tune_kernel {
     double baseline_ms, best_ms, speedup, spread_ms, tune_seconds;
     const char *best_label, *detail;
     long variants_tried, variants_passed;
+    /* the roofline of its timed launch (docs/HARNESS.md, "Roofline"): the
+     * limit, what it was made of, and the original's and the best
+     * variant's (the original's when none beat it) percentage of it */
+    double limit_ms, bytes, flops, original_pct_of_limit, best_pct_of_limit;
     double judge_seconds[3]; /* the judges' build, checks and timing, summed */
     /* when each better variant came: seconds of tuning, its speedup */
     report_double_vec progress_t, progress_best;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* a kernel's numbers, in the order they are written */
+/* a kernel's numbers, in the order they are written (null: unknown) */
 static const struct {
     const char *key;
     size_t offset;
@@ -20,6 +20,11 @@ static const struct {
     {"best_ms", offsetof(tune_kernel, best_ms)},
     {"speedup", offsetof(tune_kernel, speedup)},
     {"spread_ms", offsetof(tune_kernel, spread_ms)},
+    {"limit_ms", offsetof(tune_kernel, limit_ms)},
+    {"bytes", offsetof(tune_kernel, bytes)},
+    {"flops", offsetof(tune_kernel, flops)},
+    {"original_pct_of_limit", offsetof(tune_kernel, original_pct_of_limit)},
+    {"best_pct_of_limit", offsetof(tune_kernel, best_pct_of_limit)},
 };
 static const char *const phase_keys[3] = {"build", "checks", "timing"};
 

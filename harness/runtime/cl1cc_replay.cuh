@@ -9,6 +9,7 @@
  *
  * usage: DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]
  *        DRIVER @I,J,... META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS [ROUNDS]]
+ *        DRIVER @device FILE
  *
  * The second form (a batch) runs several kernels of the table in one
  * process, each from the same restored inputs, and writes each one's
@@ -431,9 +432,50 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     return 0;
 }
 
+/* `DRIVER @device FILE`: the GPU's figures for the roofline (harness.h's
+ * hn_device_peaks_read): the best of 5 device-to-device copies of 512 MiB
+ * (bytes read plus written a second), SMs, clock, compute capability */
+static inline int measure_device(const char *path)
+{
+    int device = 0, sms = 0, clock_khz = 0, major = 0, minor = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attribute");
+    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device), "attribute");
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "attribute");
+    check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "attribute");
+    size_t size = (size_t)512 << 20;
+    void *a = 0, *b = 0;
+    check(cudaMalloc(&a, size), "cudaMalloc");
+    check(cudaMalloc(&b, size), "cudaMalloc");
+    check(cudaMemset(a, 1, size), "cudaMemset");
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    float best = 0;
+    for (int r = 0; r < 6; r++) { /* the first warms up */
+        check(cudaEventRecord(start, 0), "record");
+        check(cudaMemcpy(b, a, size, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+        check(cudaEventRecord(stop, 0), "record");
+        check(cudaEventSynchronize(stop), "sync");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+        if (r > 0 && (best == 0 || ms < best))
+            best = ms;
+    }
+    check(cudaFree(a), "cudaFree");
+    check(cudaFree(b), "cudaFree");
+    char text[256];
+    int n = snprintf(text, sizeof text, "copy_bytes_per_s %.6e\nsms %d\nclock_khz %d\ncc %d %d\n",
+                     best > 0 ? 2.0 * (double)size / (best * 1e-3) : 0.0, sms, clock_khz, major, minor);
+    write_file(path, text, (size_t)n);
+    return 0;
+}
+
 static inline int run(int argc, char **argv, const void *const *kernels, int nkernels,
                       const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
 {
+    if (argc == 3 && strcmp(argv[1], "@device") == 0)
+        return measure_device(argv[2]);
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     if (argv[1][0] == '@')
@@ -496,6 +538,8 @@ static inline int run_instance(int argc, char **argv, const char *const *instanc
                                int ninstances, const void *const *kernels, int nkernels,
                                const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
 {
+    if (argc == 3 && strcmp(argv[1], "@device") == 0)
+        return measure_device(argv[2]);
     if (argc < 5)
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     char instance[1024];

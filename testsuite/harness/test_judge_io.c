@@ -132,6 +132,11 @@ static void test_json(const char *dir)
     r->variants[1].verdict = VERDICT_BUILD_ERROR;
     snprintf(r->variants[1].detail, sizeof r->variants[1].detail, "nvcc said \"no\"\nline 2");
     r->variants[1].speedup = NAN;
+    r->variants[0].pct_of_limit = 40;
+    r->variants[1].pct_of_limit = NAN;
+    r->roofline = (hn_roofline){3e6, 1e6, 8e9, 0.5, "compute"};
+    r->peaks = (hn_device_peaks){3e12, 6.7e13, HN_LAUNCH_OVERHEAD_MS};
+    r->original_pct_of_limit = 20;
     char path[4096];
     snprintf(path, sizeof path, "%s/judge.json", dir);
     strbuf err;
@@ -160,11 +165,19 @@ static void test_json(const char *dir)
           back->variants[1].verdict == VERDICT_BUILD_ERROR &&
           strcmp(back->variants[1].detail, r->variants[1].detail) == 0 &&
           back->variants[1].speedup == 0); /* NaN is written as 0 */
+    /* the roofline, unknown ones null */
+    CHECK(text && strstr(text, "\"bytes\":\t4000000") && strstr(text, "\"pct_of_limit\":\tnull"));
+    CHECK(back->roofline.read_bytes == 3e6 && back->roofline.written_bytes == 1e6 &&
+          back->roofline.flops == 8e9 && back->roofline.limit_ms == 0.5 &&
+          strcmp(back->roofline.bound, "compute") == 0 && back->peaks.copy_bytes_per_s == 3e12 &&
+          back->peaks.fp32_flops_per_s == 6.7e13 && back->original_pct_of_limit == 20);
+    CHECK(back->variants[0].pct_of_limit == 40 && isnan(back->variants[1].pct_of_limit));
     /* missing fields: NaN numbers, an unknown verdict */
     CHECK(hn_judge_json_read("{\"variants\": [{\"verdict\": \"great\"}]}", back, &a, &err) == 0);
     CHECK(back->n_variants == 1 && back->variants[0].verdict == VERDICT_UNKNOWN &&
           isnan(back->variants[0].timing.median_ms) && isnan(back->original.median_ms) &&
-          !back->ran_on_gpu);
+          !back->ran_on_gpu && isnan(back->roofline.limit_ms) &&
+          isnan(back->variants[0].pct_of_limit) && isnan(back->original_pct_of_limit));
     CHECK(hn_judge_json_read("[1, 2]", back, &a, &err) == -1 && err.len > 0);
     free(text);
     arena_free(&a);

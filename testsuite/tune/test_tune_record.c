@@ -4,7 +4,8 @@
  * by tune_finish_job into the kernel's results and the tuning database,
  * each variant under the policy that proposed it (the built-in policy's
  * as "builtin", the LLM's as "llm:<model>"); then the run's JSON written
- * and read back as `cl1cc ci` reads it.
+ * and read back as `cl1cc ci` reads it; the roofline's columns in the
+ * table, the JSON and the HTML report, and the budget's share by headroom.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,12 @@
 #include "check.h"
 #include "frontend.h"
 #include "tune.h"
+
+/* tune_report.c's clock (tune_cmd.c's is not linked in) */
+double tune_now(void)
+{
+    return 0;
+}
 
 static const char *const kernel_source =
     "__global__ void scale(float *x, int n)\n"
@@ -38,7 +45,13 @@ static void write_judgement(const char *path)
     r->variants[0].timing = (hn_timing){10, 1.0, 0.9, 1.1, 0.95, 1.05};
     r->variants[0].speedup = 2.0;
     r->variants[0].significant = 1;
+    r->variants[0].pct_of_limit = 50;
     r->variants[1].verdict = VERDICT_WRONG;
+    r->variants[1].pct_of_limit = NAN;
+    /* a limit of 0.5 ms: the original at 25%, the variant at 50% */
+    r->roofline = (hn_roofline){3e6, 1e6, 1e9, 0.5, "memory"};
+    r->peaks = (hn_device_peaks){3e12, 6.7e13, HN_LAUNCH_OVERHEAD_MS};
+    r->original_pct_of_limit = 25;
     snprintf(r->variants[1].detail, sizeof r->variants[1].detail, "allocation 0 differs");
     strbuf err;
     sb_init(&err);
@@ -55,6 +68,36 @@ static const char *policy_of(const tunedb_variant_list *list, const char *source
     return NULL;
 }
 
+/* the table and the HTML report carry the limit and both percentages */
+static void check_table_and_html(const tune_run *run, const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/table.txt", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    tune_run shown = *run;
+    shown.ran_on_gpu = 1;
+    shown.gpu_name = "NVIDIA H100";
+    tune_report_print(&shown, f);
+    fclose(f);
+    char *text = NULL;
+    CHECK(file_read_all(path, 0, &text, NULL) == 0);
+    CHECK(text && strstr(text, "limit_ms") && strstr(text, "orig%") && strstr(text, "best%"));
+    CHECK(text && strstr(text, "    0.5000   25.0   50.0 "));
+    free(text);
+    report_input in;
+    memset(&in, 0, sizeof in);
+    in.run = run;
+    strbuf html;
+    sb_init(&html);
+    report_html(&in, &html);
+    CHECK(strstr(sb_str(&html), "<td class=\"n\" title=\"roofline limit 0.5000 ms\">"));
+    CHECK(strstr(sb_str(&html), "<br><small>25.0% → 50.0% of limit</small></td>"));
+    sb_free(&html);
+}
+
 /* the results as the report JSON, read back */
 static void check_report(tune_target *tk, const char *dir)
 {
@@ -66,6 +109,7 @@ static void check_report(tune_target *tk, const char *dir)
     run.capture_seconds = 12.5;
     tk->row.key = tk->key;
     tk->row.detail = tk->detail;
+    tk->row.best_pct_of_limit = tune_best_pct_of_limit(tk);
     vec_push(&run.kernels, tk->row);
     tune_kernel never;
     memset(&never, 0, sizeof never);
@@ -102,7 +146,10 @@ static void check_report(tune_target *tk, const char *dir)
         CHECK(k->progress_t.len == 1 && k->progress_best.len == 1 &&
               k->progress_best.items[0] == 2.0);
         CHECK(isnan(k->best_ms)); /* null in the JSON */
+        CHECK(k->limit_ms == 0.5 && k->original_pct_of_limit == 25 && k->bytes == 4e6 &&
+              k->flops == 1e9 && k->best_pct_of_limit == 50);
     }
+    check_table_and_html(&back, dir);
     tune_run_free(&back);
     free(text);
     arena_free(&a);
@@ -147,6 +194,9 @@ int main(int argc, char **argv)
     tk.row.file = m.main_file;
     tk.row.kernel = m.kernels.items[0].qualified_name;
     tk.row.baseline_ms = tk.row.spread_ms = tk.row.best_ms = tk.row.speedup = NAN;
+    tk.row.limit_ms = tk.row.bytes = tk.row.flops = NAN;
+    tk.row.original_pct_of_limit = tk.row.best_pct_of_limit = NAN;
+    CHECK(tune_round_share(&tk, 4) == 4); /* no limit known yet */
     tk.row.best_label = "";
     tk.model = &m;
     tk.k = &m.kernels.items[0];
@@ -188,6 +238,16 @@ int main(int argc, char **argv)
     CHECK(by_llm && strcmp(by_llm, "llm:fake-model") == 0);
     tunedb_evaluation_list evals = {0};
     CHECK(tunedb_list_evaluations(loop.db, tk.key, &a, &evals, &err) == 0 && evals.len == 2);
+    /* the roofline: the row, the chooser's headroom (the original's), the
+     * best variant's share, the next round's proposals */
+    CHECK(tk.row.limit_ms == 0.5 && tk.row.bytes == 4e6 && tk.row.flops == 1e9 &&
+          tk.row.original_pct_of_limit == 25);
+    CHECK(fabs(tk.features[POL_FEATURE_HEADROOM] - 0.75) < 1e-12 && tk.facts.headroom == 0.75);
+    CHECK(tune_best_pct_of_limit(&tk) == 50);
+    CHECK(tune_round_share(&tk, 4) == 4);  /* headroom 0.5: 4 x (0.5 + 0.5) */
+    tk.best_ms = 0.5;                       /* at the limit: half */
+    CHECK(tune_round_share(&tk, 4) == 2 && tune_round_share(&tk, 1) == 1);
+    tk.best_ms = 1.0;
     check_report(&tk, dir);
 
     vec_free(&tk.history);
