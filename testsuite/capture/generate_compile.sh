@@ -38,6 +38,54 @@ if [ "$(grep -c 'cl1cc capture of launch' "$work/template_deduced.cu")" = 4 ] &&
 else
     echo "FAIL: template_deduced.cu: $(cat "$work/template_deduced.report")"; fail=1
 fi
+# deduced launches in function templates: a kernel of an anonymous
+# namespace, a lambda argument, a class template's member and a generic
+# lambda are instrumented and compile; what no twin can name is reported
+cat >"$work/deduced_edges.cu" <<'EOF2'
+#include <cuda_runtime.h>
+namespace {
+template <typename T> __global__ void anon_k(T *p, int n) { if (n) p[0] = T(); }
+}
+template <typename T, typename = void> __global__ void unnamed_k(T *p) {}
+template <typename T, int B = 64> __global__ void nodef_k(T *p);
+template <typename T, int B> __global__ void nodef_k(T *p) { p[0] = T(B); }
+template <typename T> __global__ void late_k(T *p);
+template <typename F> __global__ void apply_k(int n, F f) { f(n); }
+template <typename T> struct holder {
+    void go(T *p) { anon_k<<<1, 1>>>(p, 1); }
+};
+template <typename T>
+void run(T *p, int n)
+{
+    anon_k<<<1, 1>>>(p, n);
+    unnamed_k<<<1, 1>>>(p);
+    nodef_k<<<1, 1>>>(p);
+    late_k<<<1, 1>>>(p);
+    apply_k<<<1, 1>>>(n, [=] __device__ (int i) { p[0] = T(i); });
+    auto g = [&](auto q) { anon_k<<<1, 1>>>(q, n); };
+    g(p);
+    holder<T>().go(p);
+}
+template <typename T> __global__ void late_k(T *p) { p[0] = T(); }
+int main()
+{
+    run((float *)0, 1);
+    run((double *)0, 2);
+    return 0;
+}
+EOF2
+r=$work/deduced_edges.report
+if "$tool" instrument "$work/deduced_edges.cu" "$share/runtime/cl1cc_capture.cuh" >"$work/deduced_edges_inst.cu" 2>"$r" &&
+   nvcc -arch=sm_90 --extended-lambda -c "$work/deduced_edges_inst.cu" -o "$work/deduced_edges.o" 2>"$work/deduced_edges.err" &&
+   [ "$(grep -c 'cl1cc capture of launch' "$work/deduced_edges_inst.cu")" = 4 ] &&
+   grep -q "launch of unnamed_k not_captured: an unnamed template parameter" "$r" &&
+   grep -q "launch of nodef_k not_captured: a template parameter neither deduced nor defaulted in the kernel's definition" "$r" &&
+   grep -q "launch of late_k not_captured: its template arguments are deduced in a function template before the kernel's definition" "$r" &&
+   [ "$(wc -l <"$r")" = 3 ]; then
+    echo "ok: deduced launches: anonymous namespace, lambda argument, member, generic lambda instrumented; 3 reported"
+else
+    echo "FAIL: deduced launch edges:"; cat "$r"; head -5 "$work/deduced_edges.err"; fail=1
+fi
 # the instantiation a capture records, as the host compiler names it (run
 # on the host: no CUDA call), also deduced inside a function template
 # through a twin as capture declares it
