@@ -169,6 +169,31 @@ static size_t top_level_start(const char *t, size_t at)
     return start;
 }
 
+/* The kernel's template parameters as its twin passes them on ("T,
+ * BLOCK", "Ts..."), into args, from its header's text t (the first
+ * parameter at ib, each one's end in ends).  0, or -1 with why. */
+static int twin_args(const kernel *k, const char *t, size_t ib, const index_vec *ends,
+                     strbuf *args, const char **why)
+{
+    for (size_t i = 0; i < k->template_params.len; i++) {
+        const char *name = k->template_params.items[i].name;
+        size_t b = i ? ends->items[i - 1] + 1 : ib, e = ends->items[i];
+        if (!name || !*name) {
+            *why = "an unnamed template parameter";
+            return -1;
+        }
+        int deduced = 0;
+        for (size_t p = 0; p < k->params.len; p++)
+            deduced |= mentions(k->params.items[p].type, name);
+        if (!deduced && !param_has(t, b, e, 1)) {
+            *why = "a template parameter neither deduced nor defaulted in the kernel's definition";
+            return -1;
+        }
+        sb_printf(args, "%s%s%s", i ? ", " : "", name, param_has(t, b, e, 0) ? "..." : "");
+    }
+    return 0;
+}
+
 int hn_arg_is_lambda(const char *text)
 {
     while (isspace((unsigned char)*text) || *text == '(')
@@ -195,40 +220,25 @@ int hn_twin_make(const tu_model *m, const launch_site *l, size_t index, arena *a
     /* the template header as the definition writes it, defaults included */
     size_t ib = 0, ie = 0;
     index_vec ends = {0};
-    int ok = template_header(kf->text, k->decl_range.begin, k->decl_range.end, &ib, &ie,
-                             &ends) == 0 &&
-             ends.len == k->template_params.len;
     strbuf args, types;
     sb_init(&args);
     sb_init(&types);
-    for (size_t i = 0; ok && i < k->template_params.len; i++) {
-        const char *name = k->template_params.items[i].name;
-        size_t b = i ? ends.items[i - 1] + 1 : ib, e = ends.items[i];
-        if (!name || !*name) {
-            *why = "an unnamed template parameter";
-            ok = -1;
-            break;
-        }
-        int deduced = 0;
-        for (size_t p = 0; p < k->params.len; p++)
-            deduced |= mentions(k->params.items[p].type, name);
-        if (!deduced && !param_has(kf->text, b, e, 1)) {
-            *why = "a template parameter neither deduced nor defaulted in the kernel's definition";
-            ok = -1;
-            break;
-        }
-        sb_printf(&args, "%s%s%s", i ? ", " : "", name, param_has(kf->text, b, e, 0) ? "..." : "");
-    }
-    for (size_t p = 0; ok == 1 && p < k->params.len; p++)
-        sb_printf(&types, "%s%s", p ? ", " : "", k->params.items[p].type);
-    if (ok == 0)
+    int rc = 0;
+    if (template_header(kf->text, k->decl_range.begin, k->decl_range.end, &ib, &ie, &ends) != 0 ||
+        ends.len != k->template_params.len) {
         *why = "the kernel's template header could not be read";
-    if (ok != 1) {
-        vec_free(&ends);
+        rc = -1;
+    } else {
+        rc = twin_args(k, kf->text, ib, &ends, &args, why);
+    }
+    vec_free(&ends);
+    if (rc != 0) {
         sb_free(&args);
         sb_free(&types);
         return -1;
     }
+    for (size_t p = 0; p < k->params.len; p++)
+        sb_printf(&types, "%s%s", p ? ", " : "", k->params.items[p].type);
     /* the kernel's namespaces, from its qualified name */
     strbuf open, close, call;
     sb_init(&open);
@@ -236,10 +246,9 @@ int hn_twin_make(const tu_model *m, const launch_site *l, size_t index, arena *a
     sb_init(&call);
     const char *q = k->qualified_name;
     for (const char *sep; (sep = strstr(q, "::")) != NULL; q = sep + 2) {
-        int anonymous = sep - q == 11 && strncmp(q, "(anonymous)", 11) == 0;
-        if (anonymous)
+        if (sep - q == 11 && strncmp(q, "(anonymous)", 11) == 0) {
             sb_puts(&open, "namespace { ");
-        else {
+        } else {
             sb_printf(&open, "namespace %.*s { ", (int)(sep - q), q);
             sb_printf(&call, "::%.*s", (int)(sep - q), q);
         }
@@ -259,7 +268,6 @@ int hn_twin_make(const tu_model *m, const launch_site *l, size_t index, arena *a
         out->at = top_level_start(mf->text, l->range.begin);
         out->decl = arena_printf(a, "%s%s%s", sb_str(&open), decl, sb_str(&close));
     }
-    vec_free(&ends);
     sb_free(&args);
     sb_free(&types);
     sb_free(&open);
