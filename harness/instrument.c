@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "deduced_launch.h"
 #include "frontend.h"
 #include "macro_launch.h"
 #include "rewrite.h"
@@ -36,8 +37,9 @@ int hn_kernel_capturable(const kernel *k, const char **why)
 /* The instantiation a template kernel's launch names, as an expression
  * (`ns::k<256, float>`): the callee as written when it has its template
  * arguments, else the callee and the arguments the frontend deduced; NULL
- * with why when neither names it (arguments deduced inside a function
- * template, or a type that cannot be spelled there). */
+ * with why when neither names it (a type that cannot be spelled there), or
+ * NULL and no why when the arguments are deduced where no instantiation can
+ * be named (inside a function template: the twin names it). */
 static const char *instance_expr(const tu_model *m, const launch_site *l, arena *a,
                                  const char **why)
 {
@@ -55,10 +57,8 @@ static const char *instance_expr(const tu_model *m, const launch_site *l, arena 
     const char *callee = arena_printf(a, "%.*s", (int)(e - b), sf->text + b);
     if (strchr(callee, '<'))
         return callee;
-    if (!l->template_args) {
-        *why = "its template arguments are deduced inside a function template";
+    if (!l->template_args)
         return NULL;
-    }
     if (strstr(l->template_args, "(anonymous") || strstr(l->template_args, "(lambda") ||
         strstr(l->template_args, "(unnamed")) {
         *why = "a deduced template argument cannot be named at the launch";
@@ -67,28 +67,62 @@ static const char *instance_expr(const tu_model *m, const launch_site *l, arena 
     return arena_printf(a, "%s<%s>", callee, l->template_args);
 }
 
+/* whether the launch passes an argument for each of k's parameters (a
+ * trailing parameter pack takes any number) */
+static int args_fit(const kernel *k, const launch_site *l)
+{
+    size_t n = k->params.len;
+    const char *last = n ? k->params.items[n - 1].type : "";
+    size_t len = strlen(last);
+    if (k->is_template && len >= 3 && strcmp(last + len - 3, "...") == 0)
+        return l->args.len + 1 >= n;
+    return l->args.len == n;
+}
+
 /* a template kernel's launch: the arguments converted to the parameter
  * types of the instantiation (through its pointer), which the capture
- * records beside the launch */
+ * records beside the launch.  The instantiation is inst, or (inst NULL)
+ * the one the twin's call deduces from the arguments: cl1_t::fn. */
 static void put_template_launch(strbuf *out, const tu_model *m, const launch_site *l,
-                                size_t index, const char *tag, const char *inst)
+                                size_t index, const char *tag, const char *inst,
+                                const hn_twin *twin, arena *a)
 {
     const kernel *k = &m->kernels.items[l->kernel_index];
+    const char **args = arena_alloc(a, (l->args.len + 1) * sizeof *args);
     sb_puts(out, "([&]() { ");
     sb_printf(out, "dim3 cl1_grid = (%s); dim3 cl1_block = (%s); ", l->grid.text, l->block.text);
     sb_printf(out, "size_t cl1_shmem = (%s); ", l->shmem.range.present ? l->shmem.text : "0");
     sb_printf(out, "cudaStream_t cl1_stream = (%s); ", l->stream.range.present ? l->stream.text : "0");
-    sb_printf(out, "auto cl1_f = &%s; ", inst);
     for (size_t i = 0; i < l->args.len; i++)
-        sb_printf(out, "auto cl1_a%zu = cl1cc_capture::arg_as<%zu>(cl1_f, (%s)); ", i, i,
-                  l->args.items[i].text);
+        args[i] = arena_printf(a, "(%s)", l->args.items[i].text);
+    const char *fn, *fn_type;
+    if (inst) {
+        fn = arena_printf(a, "&%s", inst);
+        fn_type = arena_printf(a, "decltype(&%s)", inst);
+    } else {
+        /* a lambda's type is its own: evaluated once, named by its variable */
+        for (size_t i = 0; i < l->args.len; i++)
+            if (hn_arg_is_lambda(l->args.items[i].text)) {
+                sb_printf(out, "auto cl1_v%zu = %s; ", i, args[i]);
+                args[i] = arena_printf(a, "cl1_v%zu", i);
+            }
+        sb_printf(out, "typedef decltype(%s(", twin->call);
+        for (size_t i = 0; i < l->args.len; i++)
+            sb_printf(out, "%s%s", i ? ", " : "", args[i]);
+        sb_puts(out, ")) cl1_t; ");
+        fn = "cl1_t::fn";
+        fn_type = "typename cl1_t::type";
+    }
+    sb_printf(out, "auto cl1_f = %s; ", fn);
+    for (size_t i = 0; i < l->args.len; i++)
+        sb_printf(out, "auto cl1_a%zu = cl1cc_capture::arg_as<%zu>(cl1_f, %s); ", i, i, args[i]);
     sb_printf(out, "cl1cc_capture::launch cl1_l(\"%s\", \"%s\", %ld, cl1_grid, cl1_block, cl1_shmem, cl1_stream, "
-                   "cl1cc_capture::instance_text<decltype(&%s), &%s>()); ",
-              tag, k->qualified_name, l->kernel_index, inst, inst);
+                   "cl1cc_capture::instance_text<%s, %s>()); ",
+              tag, k->qualified_name, l->kernel_index, fn_type, fn);
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "cl1_l.arg((const void *)&cl1_a%zu, sizeof cl1_a%zu, cl1cc_capture::is_pointer(cl1_a%zu)); ",
                   i, i, i);
-    sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(", inst);
+    sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(", inst ? inst : fn);
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "%scl1_a%zu", i ? ", " : "", i);
     sb_printf(out, "); cl1_l.after(); }() /* cl1cc capture of launch %zu */)", index);
@@ -187,6 +221,8 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
     for (size_t i = 0; i < m->launches.len; i++) {
         const launch_site *l = &m->launches.items[i];
         const char *why = NULL, *inst = NULL, *expanded = NULL;
+        hn_twin twin = {0};
+        int twinned = 0;
         const kernel *k = l->kernel_index >= 0 ? &m->kernels.items[l->kernel_index] : NULL;
         int by_macro = l->in_macro || l->range.in_macro;
         if (!k)
@@ -197,10 +233,10 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
             ;
         else if (by_macro)
             expanded = macro_launch_text(m, l, i, tag, &a, &why);
-        else if (l->args.len != k->params.len)
+        else if (!args_fit(k, l))
             why = "default arguments at the launch";
-        else if (k->is_template)
-            inst = instance_expr(m, l, &a, &why);
+        else if (k->is_template && !(inst = instance_expr(m, l, &a, &why)) && !why)
+            twinned = hn_twin_make(m, l, i, &a, &twin, &why) == 0;
         if (why) {
             sb_printf(report, "%s:%u: launch of %s not_captured: %s\n", l->range.file,
                       l->range.line, l->kernel_name, why);
@@ -210,13 +246,17 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
         sb_init(&text);
         if (expanded)
             sb_puts(&text, expanded);
-        else if (inst)
-            put_template_launch(&text, m, l, i, tag, inst);
+        else if (inst || twinned)
+            put_template_launch(&text, m, l, i, tag, inst, &twin, &a);
         else
             put_launch(&text, m, l, i, tag, &a);
         rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text)), 0};
         sb_free(&text);
         vec_push(&edits, e);
+        if (twinned) { /* insertions at one place in launch order */
+            rw_edit t = {twin.at, twin.at, twin.decl, (int)i};
+            vec_push(&edits, t);
+        }
         instrumented++;
     }
     /* the runtime comes first; #line keeps the user's line numbers */

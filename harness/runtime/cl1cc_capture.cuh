@@ -107,6 +107,16 @@ inline typename param_at<I, P...>::type arg_as(void (*)(P...), typename param_at
     return v;
 }
 
+/* The instantiation a launch deduces inside a function template, named by
+ * the return type of the kernel's "twin" (a declaration capture adds, with
+ * the kernel's template header and parameter types):
+ * decltype(twin(args...))::fn is the instantiation's pointer, a constant. */
+template <class F, F f>
+struct kernel_tag {
+    typedef F type;
+    static constexpr F fn = f;
+};
+
 /* whether a converted argument is a pointer (its allocation is saved) */
 template <class T>
 inline int is_pointer(T *const &)

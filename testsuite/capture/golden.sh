@@ -87,6 +87,7 @@ instrument instrument_vector_scale "$ex/vector_scale.cu"
 instrument instrument_template_one "$here/fixtures/template_one.cu"
 instrument instrument_template_two "$here/fixtures/template_two.cu"
 instrument instrument_macro_launch "$here/fixtures/macro_launch.cu"
+instrument instrument_template_deduced "$here/fixtures/template_deduced.cu"
 instrument instrument_header_kernel_a "$fx/header_kernel_a.cu"
 instrument instrument_header_kernel_b "$fx/header_kernel_b.cu"
 replay replay_vector_scale_scale_clamp "$ex/vector_scale.cu" scale_clamp \
@@ -97,6 +98,9 @@ replay replay_namespaces_bump "$fx/namespaces.cu" outer::inner::bump "$here/vari
 replay replay_template_two_scale "$here/fixtures/template_two.cu" tk::scale \
     "instance=tk::scale<128, float>" "instance=tk::scale<256, float>" "$here/variants/scale_template_guarded.cu"
 replay replay_template_one_add_one "$here/fixtures/template_one.cu" add_one "instance=add_one<256>"
+# instantiations deduced inside function templates, as the captures name them
+replay replay_template_deduced_scale "$here/fixtures/template_deduced.cu" dk::scale \
+    "instance=dk::scale<float, 128>" "instance=dk::scale<double, 128>"
 # a kernel of a header: its variants at the end of the TU that includes it
 replay replay_header_kernel_b_scale_all "$fx/header_kernel_b.cu" scale_all "$here/variants/scale_all_restrict.cu"
 exit $fail
