@@ -32,12 +32,14 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     exit 77
 fi
 census=""
-if gcc -shared -fPIC -O2 -I"$cuda/extras/CUPTI/include" -I"$cuda/include" "$here/launch_census.c" \
-    -o "$out/census.so" -L"$cuda/extras/CUPTI/lib64" -lcupti -Wl,-rpath,"$cuda/extras/CUPTI/lib64" \
-    2>"$out/census-build.log"; then
+cupti=$(find "$cuda/" /usr/lib/x86_64-linux-gnu -name 'libcupti.so*' 2>/dev/null | head -n 1)
+cupti_inc=$(find "$cuda/" -name cupti.h 2>/dev/null | head -n 1)
+if [ -n "$cupti" ] && [ -n "$cupti_inc" ] &&
+    gcc -shared -fPIC -O2 -I"$(dirname "$cupti_inc")" -I"$cuda/include" "$here/launch_census.c" \
+        -o "$out/census.so" "$cupti" -Wl,-rpath,"$(dirname "$cupti")" 2>"$out/census-build.log"; then
     census=$out/census.so
 else
-    echo "devset_flow: the CUPTI census did not build (kernels launched: unknown); see census-build.log"
+    echo "devset_flow: the CUPTI census did not build (kernels launched: unknown; libcupti: ${cupti:-not found}, cupti.h: ${cupti_inc:-not found})"
 fi
 # name | folder under DEVSET | build | run | self-check kind
 table() {
@@ -134,8 +136,8 @@ table | while IFS='|' read -r name dir build run kind; do
     echo "tune exit $? $(since "$t0")" >>"$o/runs.tsv"
     du -sk "$o/captures" 2>/dev/null | awk '{ print "captures_kb", $1 }' >>"$o/runs.tsv"
     find "$o/captures" -name meta 2>/dev/null | wc -l | awk '{ print "captures", $1 }' >>"$o/runs.tsv"
-    find "$o/captures" -name meta -exec grep -h -E '^(kernel|instance) ' {} + 2>/dev/null | paste - - 2>/dev/null |
-        sort | uniq -c >"$o/captured.txt"
+    find "$o/captures" -name meta -exec awk '/^kernel /{ k = $2 } /^instance /{ i = substr($0, 10) }
+        END { print "kernel " k (i == "" ? "" : " instance " i) }' {} \; 2>/dev/null | sort | uniq -c >"$o/captured.txt"
     rm -rf "$o/captures"
     wbuild="$build"
     case $build in
