@@ -45,6 +45,7 @@ ONE_FACTOR(split_loop)
 ONE_FACTOR(col_split)
 ONE_FACTOR(reshape)
 ONE_FACTOR(grid_stride)
+ONE_FACTOR(tile_dot)
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                       arena *a, pol_edit_vec *out, const char **why)
@@ -109,6 +110,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"grid_stride16", "grid_stride", 0, NARROWER, run_grid_stride, 16, 0},
     {"grid_sm", "grid_sm", 0, SM, run_grid_sm, 0, 0},
     {"stencil_tile", "stencil_tile", LOOP, 0, run_stencil_tile, 0, 0},
+    {"tile_dot64", "tile_dot", LOOP, 0, run_tile_dot, 64, 0},
+    {"tile_dot128", "tile_dot", LOOP, 0, run_tile_dot, 128, 0},
 };
 
 size_t pol_transform_count(void)

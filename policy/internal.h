@@ -194,5 +194,11 @@ int pol_transform_stencil_tile(const tu_model *m, const kernel *k, const pol_fac
  * ("grid.x sm"): the original grid's width as one more parameter, last */
 int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                           pol_edit_vec *out, const char **why);
+/* block and register tiling of a thread-per-output dot product (gemm,
+ * syrk, transposed operands): tile x tile outputs a block (64: 4 x 4 a
+ * thread, 128: 8 x 8), double-buffered shared stages, the launch kept
+ * (transform_tile_dot.c) */
+int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int tile,
+                           arena *a, pol_edit_vec *out, const char **why);
 
 #endif

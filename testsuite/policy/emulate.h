@@ -32,6 +32,7 @@ struct alignas(16) double2 {
 #define __device__
 #define __restrict__
 #define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
 #define __syncthreads() emu_barrier()
 static void emu_barrier();
 

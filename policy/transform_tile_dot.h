@@ -1,0 +1,41 @@
+/*
+ * transform_tile_dot.h: what transform_tile_dot.c finds in a thread-per-
+ * output dot-product kernel and what transform_tile_dot_emit.c writes from
+ * it (the block-tiled, register-tiled loop).  Private to policy/.
+ */
+#ifndef CL1_POLICY_TILE_DOT_H
+#define CL1_POLICY_TILE_DOT_H
+
+#include "stage_plan.h"
+
+/* one factor array of the product: X[o*S + k] (k_contiguous) or
+ * X[k*S + o], o the output's row (side 0, the y index) or column (side 1,
+ * the x index) */
+typedef struct tile_operand {
+    const char *base, *stride;
+    int k_contiguous;
+    const char *value; /* the value the product takes from it, cl1_v the
+                          element read: "alpha * cl1_v" or "cl1_v" */
+} tile_operand;
+
+typedef struct tile_dot_plan {
+    stage_plan p;              /* guard, loop, accumulator (stage_analyse) */
+    tile_operand op[2];        /* [0] read by the row index, [1] by the column index */
+    const char *pre_decls, *pre, *post;
+} tile_dot_plan;
+
+/* the tiles: BM x BN outputs a block, BK of the sum a stage, TM x TN
+ * outputs a thread ((BM/TM) * (BN/TN) = 256 threads) */
+typedef struct tile_dot_shape {
+    int bm, bn, bk, tm, tn;
+} tile_dot_shape;
+
+/* the preconditions; 1 with *why when refused */
+int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t,
+                     arena *a, const char **why);
+/* the tiled path's text (the guard's replacement, "if (shape) { ... " left
+ * open for stage_replace_guard) */
+const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f,
+                          arena *a);
+
+#endif

@@ -1,0 +1,251 @@
+/*
+ * transform_tile_dot_emit.c: the tiled path of `tile_dot*` (see
+ * transform_tile_dot.c for the shape it takes).  The launch stays: the
+ * grid's blocks take the BM x BN output tiles in turn (tile t by block t,
+ * t + blocks, ...: the first blocks work, the others leave at once), the
+ * outputs being those the original's threads own (i < gridDim.y *
+ * blockDim.y, j < gridDim.x * blockDim.x, the guard).  A block stages BK
+ * steps of the sum of both operands in shared memory, the row operand
+ * stored transposed, double-buffered (the next stage loaded into registers
+ * while this one is summed, one barrier a stage); each thread sums TM x TN
+ * outputs from float4 reads of the stage, every output's terms added in the
+ * original's order (the same roundings).  Global loads are float4 where the
+ * array, its stride and the sum's start are 16-byte aligned and the four
+ * elements are wanted, else scalar with bounds checks; an operand's row is
+ * read only when some output of the tile reads it.  Runs only for the
+ * captured block shape on a grid one deep; any other launch runs the
+ * original.
+ */
+#include <string.h>
+
+#include "transform_tile_dot.h"
+
+/* e with the row index (side 0) and column index (side 1) renamed */
+static const char *at(const stage_plan *p, const char *e, const char *i, const char *j, arena *a)
+{
+    e = stage_substitute(e, p->thread_var[1], i, a);
+    return stage_substitute(e, p->thread_var[0], j, a);
+}
+
+/* per side: its tile extent, thread var, shared array */
+typedef struct side_info {
+    int ext;
+    const char *var, *sh, *ok, *reg, *vec, *o, *origin;
+} side_info;
+
+static void sides(const tile_dot_plan *t, const tile_dot_shape *s, side_info *d)
+{
+    d[0] = (side_info){s->bm, t->p.thread_var[1], "cl1_sr", "cl1_okr", "cl1_xr", "cl1_vr", "cl1_or", "cl1_r0"};
+    d[1] = (side_info){s->bn, t->p.thread_var[0], "cl1_sc", "cl1_okc", "cl1_xc", "cl1_vc", "cl1_oc", "cl1_c0"};
+}
+
+/* the operand's value from element text v */
+static const char *value(const tile_operand *op, const char *v, arena *a)
+{
+    return stage_substitute(op->value, "cl1_v", arena_printf(a, "(%s)", v), a);
+}
+
+/* which rows of the operand this thread loads, and whether some output
+ * of the tile reads each */
+static void emit_rows(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const side_info *d,
+                      int side, arena *a)
+{
+    const side_info *me = &d[side], *other = &d[1 - side];
+    const tile_operand *op = &t->op[side];
+    int per = op->k_contiguous ? 1 : 4;
+    if (op->k_contiguous)
+        sb_printf(sb, "\t\tconst decltype(%s) %s = (decltype(%s))(%s + cl1_tid / %d);\n", me->var, me->o,
+                  me->var, me->origin, s->bk / 4);
+    else
+        sb_printf(sb, "\t\tconst decltype(%s) %s = (decltype(%s))(%s + cl1_tid %% %d * 4);\n", me->var, me->o,
+                  me->var, me->origin, me->ext / 4);
+    const char *lim = side == 0 ? "cl1_ey" : "cl1_ex", *olim = side == 0 ? "cl1_ex" : "cl1_ey";
+    sb_printf(sb, "\t\tbool %s[%d];\n\t\t#pragma unroll\n\t\tfor (int cl1_q = 0; cl1_q < %d; cl1_q++) {\n", me->ok,
+              per, per);
+    sb_printf(sb, "\t\t\tconst decltype(%s) cl1_u = (decltype(%s))(%s + cl1_q);\n\t\t\t%s[cl1_q] = false;\n",
+              me->var, me->var, me->o, me->ok);
+    sb_printf(sb, "\t\t\tfor (int cl1_w = 0; cl1_u < %s && cl1_w < %d && !%s[cl1_q]; cl1_w++) {\n", lim,
+              other->ext, me->ok);
+    sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_w2 = (decltype(%s))(%s + cl1_w);\n", other->var, other->var,
+              other->origin);
+    const char *cond = side == 0 ? at(&t->p, t->p.cond, "cl1_u", "cl1_w2", a) : at(&t->p, t->p.cond, "cl1_w2", "cl1_u", a);
+    sb_printf(sb, "\t\t\t\t%s[cl1_q] = cl1_w2 < %s && (%s);\n\t\t\t}\n\t\t}\n", me->ok, olim, cond);
+}
+
+/* loads stage cl1_k0 of the operand into its registers */
+static void emit_load(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const side_info *me,
+                      int side, arena *a)
+{
+    const tile_operand *op = &t->op[side];
+    const char *up = t->p.upper;
+    static const char comp[] = "xyzw";
+    if (op->k_contiguous) {
+        sb_printf(sb, "\t\t\t{\n\t\t\t\tconst int cl1_k = cl1_k0 + cl1_tid %% %d * 4;\n", s->bk / 4);
+        const char *addr = arena_printf(a, "%s[(%s) * (%s) + cl1_k", op->base, me->o, op->stride);
+        sb_printf(sb, "\t\t\t\tif (%s[0] && %s && cl1_k + 4 <= (%s)) {\n", me->ok, me->vec, up);
+        sb_printf(sb, "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s];\n", addr);
+        for (int q = 0; q < 4; q++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", me->reg, comp[q],
+                      value(op, arena_printf(a, "cl1_v4.%c", comp[q]), a));
+        sb_puts(sb, "\t\t\t\t} else {\n");
+        for (int q = 0; q < 4; q++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s[0] && cl1_k + %d < (%s) ? %s : 0.0f;\n", me->reg, comp[q], me->ok,
+                      q, up, value(op, arena_printf(a, "%s + %d]", addr, q), a));
+    } else {
+        sb_printf(sb, "\t\t\t{\n\t\t\t\tconst int cl1_k = cl1_k0 + cl1_tid / %d;\n", me->ext / 4);
+        sb_printf(sb, "\t\t\t\tconst bool cl1_kin = cl1_k < (%s);\n", up);
+        const char *addr = arena_printf(a, "%s[(cl1_k) * (%s) + %s", op->base, op->stride, me->o);
+        sb_printf(sb, "\t\t\t\tif (cl1_kin && %s && %s[0] && %s[1] && %s[2] && %s[3]) {\n", me->vec, me->ok,
+                  me->ok, me->ok, me->ok);
+        sb_printf(sb, "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s];\n", addr);
+        for (int q = 0; q < 4; q++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", me->reg, comp[q],
+                      value(op, arena_printf(a, "cl1_v4.%c", comp[q]), a));
+        sb_puts(sb, "\t\t\t\t} else {\n");
+        for (int q = 0; q < 4; q++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = cl1_kin && %s[%d] ? %s : 0.0f;\n", me->reg, comp[q], me->ok, q,
+                      value(op, arena_printf(a, "%s + %d]", addr, q), a));
+    }
+    sb_puts(sb, "\t\t\t\t}\n\t\t\t}\n");
+}
+
+/* stores the registers into buffer buf of the operand's stage */
+static void emit_store(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const side_info *me,
+                       int side, const char *buf)
+{
+    static const char comp[] = "xyzw";
+    if (t->op[side].k_contiguous)
+        for (int q = 0; q < 4; q++)
+            sb_printf(sb, "\t\t\t%s[%s][cl1_tid %% %d * 4 + %d][cl1_tid / %d] = %s.%c;\n", me->sh, buf, s->bk / 4,
+                      q, s->bk / 4, me->reg, comp[q]);
+    else
+        sb_printf(sb, "\t\t\t*(float4 *)&%s[%s][cl1_tid / %d][cl1_tid %% %d * 4] = %s;\n", me->sh, buf,
+                  me->ext / 4, me->ext / 4, me->reg);
+}
+
+/* the output (m, n) of the thread: its row and column */
+static void emit_output_indices(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const char *ind)
+{
+    sb_printf(sb,
+              "%sconst decltype(%s) cl1_i = (decltype(%s))(cl1_r0 + cl1_m / 4 * %d + cl1_ty * 4 + cl1_m %% 4);\n",
+              ind, t->p.thread_var[1], t->p.thread_var[1], s->bm / (s->tm / 4));
+    sb_printf(sb,
+              "%sconst decltype(%s) cl1_j = (decltype(%s))(cl1_c0 + cl1_n / 4 * %d + cl1_tx * 4 + cl1_n %% 4);\n",
+              ind, t->p.thread_var[0], t->p.thread_var[0], s->bn / (s->tn / 4));
+}
+
+static void emit_outputs_open(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s)
+{
+    sb_printf(sb, "\t\t#pragma unroll\n\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++) {\n", s->tm);
+    sb_printf(sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++) {\n", s->tn);
+    emit_output_indices(sb, t, s, "\t\t\t\t");
+}
+
+const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f, arena *a)
+{
+    const stage_plan *p = &t->p;
+    side_info d[2];
+    sides(t, s, d);
+    const char *cond = at(p, p->cond, "cl1_i", "cl1_j", a);
+    const char *acc = at(p, arena_printf(a, "%s[%s]", p->accs[0].base, p->accs[0].index), "cl1_i", "cl1_j", a);
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",
+              f->block[0], f->block[1]);
+    sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sr[2][%d][%d];\n", s->bk, s->bm + 4);
+    sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sc[2][%d][%d];\n", s->bk, s->bn + 4);
+    if (*t->pre_decls)
+        sb_printf(&sb, "\t%s\n", t->pre_decls + 1);
+    sb_printf(&sb, "\tconst int cl1_tid = threadIdx.x + %d * threadIdx.y;\n", f->block[0]);
+    sb_printf(&sb, "\tconst int cl1_tx = cl1_tid %% %d, cl1_ty = cl1_tid / %d;\n", s->bn / s->tn, s->bn / s->tn);
+    sb_printf(&sb, "\tconst long long cl1_ey = (long long)gridDim.y * %d, cl1_ex = (long long)gridDim.x * %d;\n",
+              f->block[1], f->block[0]);
+    sb_printf(&sb, "\tconst int cl1_nx = (int)((cl1_ex + %d) / %d);\n", s->bn - 1, s->bn);
+    sb_printf(&sb, "\tconst int cl1_tiles = cl1_nx * (int)((cl1_ey + %d) / %d);\n", s->bm - 1, s->bm);
+    for (int side = 0; side < 2; side++) {
+        const tile_operand *op = &t->op[side];
+        sb_printf(&sb, "\tconst bool %s = ((unsigned long long)(%s) & 15) == 0 && (%s) %% 4 == 0", d[side].vec,
+                  op->base, op->stride);
+        sb_printf(&sb, op->k_contiguous ? " && (%s) %% 4 == 0;\n" : ";\n", p->lower);
+    }
+    sb_printf(&sb, "\tconst long long cl1_kn = (long long)(%s) - (long long)(%s);\n", p->upper, p->lower);
+    sb_printf(&sb, "\tconst int cl1_stages = cl1_kn > 0 ? (int)((cl1_kn + %d) / %d) : 0;\n", s->bk - 1, s->bk);
+    sb_puts(&sb, "\tfor (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; "
+                 "cl1_t += gridDim.x * gridDim.y) {\n");
+    sb_printf(&sb, "\t\tconst long long cl1_r0 = (long long)(cl1_t / cl1_nx) * %d, cl1_c0 = (long long)(cl1_t %% "
+                   "cl1_nx) * %d;\n",
+              s->bm, s->bn);
+    /* the outputs: the statements before the loop, the sum's start */
+    sb_printf(&sb, "\t\tfloat cl1_acc[%d][%d];\n", s->tm, s->tn);
+    emit_outputs_open(&sb, t, s);
+    sb_puts(&sb, "\t\t\t\tcl1_acc[cl1_m][cl1_n] = 0.0f;\n");
+    sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) {", cond);
+    if (*t->pre)
+        sb_puts(&sb, at(p, t->pre, "cl1_i", "cl1_j", a));
+    sb_printf(&sb, " cl1_acc[cl1_m][cl1_n] = %s; }\n\t\t\t}\n\t\t}\n", acc);
+    /* the rows each thread loads */
+    for (int side = 0; side < 2; side++)
+        emit_rows(&sb, t, s, d, side, a);
+    sb_puts(&sb, "\t\tfloat4 cl1_xr, cl1_xc;\n");
+    sb_printf(&sb, "\t\tif (cl1_stages > 0) {\n\t\t\tconst int cl1_k0 = (%s);\n", p->lower);
+    strbuf inner;
+    sb_init(&inner);
+    for (int side = 0; side < 2; side++)
+        emit_load(&inner, t, s, &d[side], side, a);
+    const char *loads = arena_strdup(a, sb_str(&inner));
+    sb_free(&inner);
+    sb_puts(&sb, loads);
+    for (int side = 0; side < 2; side++)
+        emit_store(&sb, t, s, &d[side], side, "0");
+    sb_puts(&sb, "\t\t\t__syncthreads();\n\t\t}\n");
+    sb_puts(&sb, "\t\tfor (int cl1_s = 0; cl1_s < cl1_stages; cl1_s++) {\n\t\t\tconst int cl1_buf = cl1_s & 1;\n");
+    sb_printf(&sb, "\t\t\tconst int cl1_k0 = (%s) + (cl1_s + 1) * %d;\n\t\t\tif (cl1_s + 1 < cl1_stages) {\n",
+              p->lower, s->bk);
+    /* the next stage's loads, one level deeper */
+    for (const char *c = loads; *c; c++) {
+        if (c == loads || c[-1] == '\n')
+            sb_putc(&sb, '\t');
+        sb_putc(&sb, *c);
+    }
+    sb_puts(&sb, "\t\t\t}\n");
+    sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_kk = 0; cl1_kk < %d; cl1_kk++) {\n", s->bk);
+    sb_printf(&sb, "\t\t\t\tfloat cl1_a[%d], cl1_b[%d];\n", s->tm, s->tn);
+    const int tiles[2] = {s->tm, s->tn};
+    const char *vals[2] = {"cl1_a", "cl1_b"}, *own[2] = {"cl1_ty", "cl1_tx"};
+    for (int side = 0; side < 2; side++) {
+        sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_g = 0; cl1_g < %d; cl1_g++) {\n",
+                  tiles[side] / 4);
+        sb_printf(&sb,
+                  "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 4];\n",
+                  d[side].sh, d[side].ext / (tiles[side] / 4), own[side]);
+        sb_printf(&sb,
+                  "\t\t\t\t\t%s[cl1_g * 4] = cl1_v4.x, %s[cl1_g * 4 + 1] = cl1_v4.y, %s[cl1_g * 4 + 2] = "
+                  "cl1_v4.z, %s[cl1_g * 4 + 3] = cl1_v4.w;\n\t\t\t\t}\n",
+                  vals[side], vals[side], vals[side], vals[side]);
+    }
+    sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++)\n", s->tm);
+    sb_printf(&sb, "\t\t\t\t\t#pragma unroll\n\t\t\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++)\n", s->tn);
+    sb_puts(&sb, "\t\t\t\t\t\tcl1_acc[cl1_m][cl1_n] += cl1_a[cl1_m] * cl1_b[cl1_n];\n\t\t\t}\n");
+    sb_puts(&sb, "\t\t\tif (cl1_s + 1 < cl1_stages) {\n");
+    for (int side = 0; side < 2; side++) {
+        strbuf st;
+        sb_init(&st);
+        emit_store(&st, t, s, &d[side], side, "cl1_buf ^ 1");
+        for (const char *c = sb_str(&st); *c; c++) {
+            if (c == sb_str(&st) || c[-1] == '\n')
+                sb_putc(&sb, '\t');
+            sb_putc(&sb, *c);
+        }
+        sb_free(&st);
+    }
+    sb_puts(&sb, "\t\t\t}\n\t\t\t__syncthreads();\n\t\t}\n");
+    /* the outputs: the sums stored, the statements after the loop */
+    emit_outputs_open(&sb, t, s);
+    sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) { %s = cl1_acc[cl1_m][cl1_n];", cond, acc);
+    if (*t->post)
+        sb_puts(&sb, at(p, t->post, "cl1_i", "cl1_j", a));
+    sb_puts(&sb, " }\n\t\t\t}\n\t\t}\n\t}\n");
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot64 and tile_dot128
+# variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
+# syrk, a product of transposed operands over [1, nk)) give the original's
+# bits, element for element, on matrices the tiles and float4 loads divide
+# and do not, grids that cover the matrices and more, and on a block shape
+# the variant was not made for (the original's path then); run on the CPU
+# through emulate.h (barriers and shared tiles by emu_launch_synced).
+set -u
+tool=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cxx=${CXX:-g++}
+command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
+    "$tool" "$src/fixtures/dots.cu" "$1" "$2" --distinct --shape 32,8,1 >"$tmp/v.cu" || exit 1
+    if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $1 $2: $(cat "$tmp/v.cu")"; exit 1; fi
+    sed "s/void $1(/void ${1}_$2(/" "$tmp/v.cu"
+}
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/dots.cu"
+    for t in tile_dot64 tile_dot128; do
+        for kernel in gemm mm2 syrk_lower gemm_tt; do variant $kernel $t; done
+    done
+    cat <<'CPP'
+struct sizes {
+    int ni, nj, nk;
+};
+/* the original launched plainly on 32x8 blocks, the variant with barriers
+ * on BLOCK, both on grids EXTRA blocks wider and taller than the matrix */
+template <class K0, class K1>
+static int check(const char *name, sizes s, size_t na, size_t nb, size_t nc, emu_dim3 block, unsigned extra,
+                 K0 original, K1 variant)
+{
+    float *a = new float[na], *b = new float[nb], *c0 = new float[nc], *c1 = new float[nc];
+    emu_fill(a, na, 31), emu_fill(b, nb, 32), emu_fill(c0, nc, 33), emu_fill(c1, nc, 33);
+    emu_dim3 grid = {(s.nj + 31) / 32u + extra, (s.ni + 7) / 8u + extra, 1};
+    emu_launch(grid, {32, 8, 1}, [&] { original(a, b, c0); });
+    emu_dim3 g1 = {(s.nj + block.x - 1) / block.x + extra, (s.ni + block.y - 1) / block.y + extra, 1};
+    emu_launch_synced(g1, block, [&] { variant(a, b, c1); });
+    char what[160];
+    snprintf(what, sizeof what, "%s, %dx%dx%d on %ux%u blocks, grid %ux%u", name, s.ni, s.nj, s.nk, block.x,
+             block.y, g1.x, g1.y);
+    int bad = emu_same(what, c0, c1, nc * sizeof *c0);
+    delete[] a, delete[] b, delete[] c0, delete[] c1;
+    return bad;
+}
+typedef void gemm_fn(int, int, int, float, float, float *, float *, float *);
+typedef void mm2_fn(int, int, int, float *, float *, float *);
+typedef void syrk_fn(int, int, float, float, float *, float *);
+typedef void tt_fn(int, int, int, float *, float *, float *);
+struct variants {
+    const char *name;
+    gemm_fn *g;
+    mm2_fn *m;
+    syrk_fn *s;
+    tt_fn *t;
+};
+int main()
+{
+    const variants vs[] = {{"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64},
+                           {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
+                            gemm_tt_tile_dot128}};
+    /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
+    const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
+    const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
+    int bad = 0, runs = 0;
+    for (const variants &v : vs)
+        for (const sizes &s : ss)
+            for (const emu_dim3 &bl : blocks)
+                for (unsigned extra : {0u, 2u}) {
+                    char name[64];
+                    snprintf(name, sizeof name, "gemm %s", v.name);
+                    bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { gemm(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.g(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); });
+                    snprintf(name, sizeof name, "mm2 %s", v.name);
+                    bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { mm2(s.ni, s.nj, s.nk, c, a, b); },
+                                 [&](float *a, float *b, float *c) { v.m(s.ni, s.nj, s.nk, c, a, b); });
+                    /* syrk: n x n from n x nk rows; the grid as wide as tall */
+                    sizes sq = {s.ni, s.ni, s.nk};
+                    snprintf(name, sizeof name, "syrk_lower %s", v.name);
+                    bad |= check(name, sq, (size_t)s.ni * s.nk, 1, (size_t)s.ni * s.ni, bl, extra,
+                                 [&](float *a, float *, float *c) { syrk_lower(sq.ni, sq.nk, 1.5f, 0.75f, a, c); },
+                                 [&](float *a, float *, float *c) { v.s(sq.ni, sq.nk, 1.5f, 0.75f, a, c); });
+                    snprintf(name, sizeof name, "gemm_tt %s", v.name);
+                    bad |= check(name, s, (size_t)s.nk * s.ni, (size_t)s.nj * s.nk, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { gemm_tt(s.ni, s.nj, s.nk, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.t(s.ni, s.nj, s.nk, a, b, c); });
+                    runs += 4;
+                }
+    printf("tile_dot: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/tile_dot.cpp"
+if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/tile_dot" "$tmp/tile_dot.cpp" 2>"$tmp/err"; then
+    echo "FAIL: the emulation does not compile:"; head -20 "$tmp/err"; exit 1
+fi
+"$tmp/tile_dot"

@@ -1,0 +1,1 @@
+refused: not one float output updated in the loop

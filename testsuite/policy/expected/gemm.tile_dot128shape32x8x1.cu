@@ -1,0 +1,1 @@
+refused: the captured launches do not show the pointers as distinct allocations

@@ -1,0 +1,1 @@
+refused: the loop's bounds differ between threads

@@ -1,0 +1,1 @@
+refused: the loop's sum adds more than one product a step
