@@ -34,6 +34,7 @@ typedef struct tune_options {
     double budget_seconds; /* no evaluation starts after this */
     int kernel_evals;      /* variants per kernel at most */
     int per_round;         /* proposals per kernel per round */
+    int judges_per_gpu;    /* local judges at once on each GPU (gpu_lock.c) */
     tune_order order;
     unsigned long long seed;
     int learn, fast_math, retrain, help;
@@ -187,6 +188,9 @@ typedef struct tune_session {
     double tuning_started; /* the budget counts from here, after the capture */
     tune_target **round_targets; /* the pool's jobs' kernels, this round */
 } tune_session;
+
+/* --judges-per-gpu: the pool's GPU list with each GPU N times (tune_setup.c) */
+void tune_share_gpus(tune_session *s);
 
 /* seconds on the monotonic clock */
 double tune_now(void);

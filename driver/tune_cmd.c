@@ -63,6 +63,7 @@ static int tune(tune_session *s)
     tune_load_chooser(s);
     if (tune_make_work_dir(s) != 0)
         return 1;
+    tune_share_gpus(s);
     s->loop.ran_on_gpu = 1; /* until a judgement says otherwise */
     /* the budget is for tuning: the capture (the user's whole program, its
      * CPU reference included) does not count against it */

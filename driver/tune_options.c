@@ -48,6 +48,7 @@ static const struct {
     {"--limit", offsetof(tune_options, limit), 0},
     {"--kernel-evals", offsetof(tune_options, kernel_evals), 0},
     {"--per-round", offsetof(tune_options, per_round), 0},
+    {"--judges-per-gpu", offsetof(tune_options, judges_per_gpu), 0},
     {"--llm-per-round", offsetof(tune_options, llm_per_round), 0},
     {"--budget-seconds", offsetof(tune_options, budget_seconds), 1},
 };
@@ -74,6 +75,7 @@ static void defaults(tune_options *o)
     o->budget_seconds = 900;
     o->kernel_evals = 24;
     o->per_round = 6;
+    o->judges_per_gpu = 3;
     o->learn = 1;
     hn_judge_settings_init(&o->judge);
     o->judge.timed_runs = 10; /* tune's judges time fewer runs than the judge alone */

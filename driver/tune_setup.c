@@ -124,3 +124,24 @@ int tune_make_work_dir(tune_session *s)
     sb_free(&work);
     return 0;
 }
+
+/* --judges-per-gpu N: each local GPU given to the pool N times, so N
+ * judges run on it at once; their checks share it, their timings take it
+ * alone (harness/gpu_lock.c) */
+void tune_share_gpus(tune_session *s)
+{
+    if (s->o.pool.backend != POOL_LOCAL || s->o.judges_per_gpu <= 1)
+        return;
+    cstr_vec gpus = {0};
+    const char *source = NULL;
+    pool_local_gpus(&s->o.pool, &s->a, &gpus, &source);
+    strbuf list;
+    sb_init(&list);
+    for (size_t g = 0; g < gpus.len; g++)
+        for (int n = 0; n < s->o.judges_per_gpu; n++)
+            sb_printf(&list, "%s%s", list.len ? "," : "", gpus.items[g]);
+    if (gpus.len)
+        s->o.pool.gpus = arena_strdup(&s->a, sb_str(&list));
+    sb_free(&list);
+    vec_free(&gpus);
+}

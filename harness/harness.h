@@ -142,6 +142,15 @@ int hn_captures_compress(const char *root, strbuf *err);
  * the inputs' file (the capture and the replay driver write them so). */
 int hn_alloc_read(const char *dir, int alloc, const char *suffix, size_t size,
                   unsigned char **out, strbuf *err);
+/* Judges sharing a GPU (gpu_lock.c): a run that checks takes the GPU's
+ * lock shared, one that times or measures the GPU exclusive.  Returns the
+ * lock's descriptor for hn_gpu_unlock, or -1 (no lock could be had: the
+ * run goes on unlocked).  hn_gpu_lock_checks_exclusive(1): checks take it
+ * exclusive too (a working set too large to share the GPU's memory). */
+typedef enum hn_gpu_use { HN_GPU_CHECK, HN_GPU_TIME } hn_gpu_use;
+int hn_gpu_lock(hn_gpu_use use);
+void hn_gpu_unlock(int fd);
+void hn_gpu_lock_checks_exclusive(int on);
 /* 1 when dir_a/allocN.suffix_a and dir_b/allocN.suffix_b are one file
  * (hard links to the same inputs: equal without reading them) */
 int hn_alloc_same_file(const char *dir_a, const char *suffix_a, const char *dir_b,

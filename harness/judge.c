@@ -368,8 +368,32 @@ static int check_capture(judgement *j, int ci)
     return 0;
 }
 
+/* Judges share a GPU for their checks (gpu_lock.c) unless a working set
+ * is so large that several of them could run the GPU out of memory: a run
+ * holds each allocation twice (its state and its pristine copy) */
+#define SHARED_CHECKS_MAX_BYTES ((size_t)4 << 30)
+
+static void share_gpu_by_size(judgement *j)
+{
+    size_t most = 0;
+    for (size_t ci = 0; ci < j->rq->n_captures; ci++) {
+        hn_capture c;
+        strbuf ignored = {0};
+        if (hn_capture_read(j->captures[ci], &c, &ignored) == 0) {
+            size_t total = 0;
+            for (int al = 0; al < c.nallocs; al++)
+                total += c.alloc_size[al];
+            if (total > most)
+                most = total;
+        }
+        sb_free(&ignored);
+    }
+    hn_gpu_lock_checks_exclusive(most > SHARED_CHECKS_MAX_BYTES);
+}
+
 static step_result check_captures(judgement *j)
 {
+    share_gpu_by_size(j);
     for (size_t ci = 0; ci < j->rq->n_captures; ci++)
         if (check_capture(j, (int)ci) != 0)
             return STEP_FAILED;

@@ -1,0 +1,65 @@
+/*
+ * gpu_lock.c: several judges on one GPU (`cl1cc tune --judges-per-gpu`).
+ * A run that checks outputs takes the GPU's lock shared, so judges check
+ * at once; a run that times (or measures the GPU) takes it exclusive, so
+ * no other judge's run is on that GPU while a timing runs.  The lock is a
+ * file per CUDA_VISIBLE_DEVICES value (flock), CL1CC_GPU_LOCK when set.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static int checks_exclusive;
+
+void hn_gpu_lock_checks_exclusive(int on)
+{
+    checks_exclusive = on;
+}
+
+/* the lock file's path: a name per visible GPU set, characters other
+ * than letters, digits, '-' made '_' */
+static void lock_path(char *out, size_t len)
+{
+    const char *set = getenv("CL1CC_GPU_LOCK");
+    if (set && *set) {
+        snprintf(out, len, "%s", set);
+        return;
+    }
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    char name[128];
+    snprintf(name, sizeof name, "%s", cvd && *cvd ? cvd : "all");
+    for (char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-'))
+            *p = '_';
+    snprintf(out, len, "/tmp/cl1cc-gpu-%u-%s.lock", (unsigned)getuid(), name);
+}
+
+int hn_gpu_lock(hn_gpu_use use)
+{
+    char path[4200];
+    lock_path(path, sizeof path);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1; /* no lock: runs as if alone (one judge per GPU) */
+    int op = use == HN_GPU_TIME || checks_exclusive ? LOCK_EX : LOCK_SH;
+    while (flock(fd, op) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+void hn_gpu_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* releases the flock */
+}

@@ -1,0 +1,58 @@
+/*
+ * test_gpu_lock.c: judges sharing a GPU (harness/gpu_lock.c): checks hold
+ * the lock together, a timing waits for every check to end and no check
+ * starts while it runs; checks of a large working set are exclusive.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+
+/* 1 when a child process can take the lock as `use` within a moment */
+static int child_gets(hn_gpu_use use)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(1); /* blocked: killed by SIGALRM */
+        int fd = hn_gpu_lock(use);
+        _exit(fd >= 0 ? 0 : 2);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(void)
+{
+    char path[] = "/tmp/cl1cc-gpu-lock-test-XXXXXX";
+    int tmp = mkstemp(path);
+    CHECK(tmp >= 0);
+    close(tmp);
+    setenv("CL1CC_GPU_LOCK", path, 1);
+
+    int check = hn_gpu_lock(HN_GPU_CHECK);
+    CHECK(check >= 0);
+    CHECK(child_gets(HN_GPU_CHECK) == 1); /* checks share */
+    CHECK(child_gets(HN_GPU_TIME) == 0);  /* a timing waits for them */
+    hn_gpu_unlock(check);
+    CHECK(child_gets(HN_GPU_TIME) == 1);
+
+    int timing = hn_gpu_lock(HN_GPU_TIME);
+    CHECK(timing >= 0);
+    CHECK(child_gets(HN_GPU_CHECK) == 0); /* nothing runs beside a timing */
+    hn_gpu_unlock(timing);
+
+    hn_gpu_lock_checks_exclusive(1); /* a working set too large to share */
+    check = hn_gpu_lock(HN_GPU_CHECK);
+    CHECK(child_gets(HN_GPU_CHECK) == 0);
+    hn_gpu_unlock(check);
+    hn_gpu_lock_checks_exclusive(0);
+
+    unlink(path);
+    return CHECK_REPORT("test_gpu_lock");
+}
