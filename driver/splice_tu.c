@@ -378,7 +378,13 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
             overall = SPLICE_ERROR;
         } else {
             const char *tag = hn_capture_tag(in->path, &plan->strings);
-            int n = hn_instrument(&m, header, tag, &text, &report, msg);
+            text_edit_vec headers = {0};
+            int in_headers =
+                capture_header_edits(&m, cl, tag, &plan->strings, &headers, &report);
+            int n = hn_instrument(&m, header, tag, headers.items, headers.len, &text, &report, msg);
+            vec_free(&headers);
+            if (n >= 0)
+                n += in_headers;
             fputs(sb_str(&report), stderr);
             if (n >= 0)
                 save_instrument_report(arena_printf(&plan->strings, "%s/%s", capture_dir, tag), n,

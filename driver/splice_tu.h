@@ -8,6 +8,8 @@
 #define CL1CC_SPLICE_TU_H
 
 #include "core.h"
+#include "model.h"
+#include "text_edit.h"
 #include "wrapper.h"
 
 typedef struct spliced_input {
@@ -47,6 +49,13 @@ void splice_plan_free(splice_plan *plan);
  * capture_dir/<tag>/instrumented: "instrumented N", then a line per launch
  * not instrumented ("FILE:LINE: launch of K not_captured: REASON"). */
 #define SPLICE_INSTRUMENT_REPORT "instrumented"
+/* The launches written in project headers m's main file includes itself,
+ * once (capture_headers.c): each such header's text with its launches
+ * instrumented, as an edit of the main file in place of its #include, into
+ * extra (strings in a); a not_captured line to report for every launch of
+ * another file.  Returns how many launches were instrumented. */
+int capture_header_edits(const tu_model *m, const nvcc_cmdline *cl, const char *tag, arena *a,
+                         text_edit_vec *extra, strbuf *report);
 splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
                                   const char *capture_dir, splice_plan *plan, strbuf *msg);
 

@@ -206,8 +206,9 @@ int hn_twin_make(const tu_model *m, const launch_site *l, size_t index, arena *a
 {
     const kernel *k = &m->kernels.items[l->kernel_index];
     const source_file *kf = model_file(m, k->decl_range.file);
-    const source_file *mf = model_file(m, m->main_file);
-    int in_main = k->decl_range.file && strcmp(k->decl_range.file, m->main_file) == 0;
+    /* the file the launch is written in: the main file, or a header */
+    const source_file *mf = model_file(m, l->range.file);
+    int in_main = k->decl_range.file && strcmp(k->decl_range.file, l->range.file) == 0;
     if (!kf || !mf || k->decl_range.end > kf->len || l->range.begin > mf->len) {
         *why = "the kernel's text is not known";
         return -1;

@@ -14,13 +14,13 @@
 #include "model.h"
 
 typedef struct hn_twin {
-    size_t at;        /* where the declaration goes, a byte of the main file */
+    size_t at;        /* where the declaration goes, a byte of the launch's file */
     const char *decl; /* the declaration, in the kernel's namespace */
     const char *call; /* its name from anywhere: "::dk::cl1cc_twin_scale_0" */
 } hn_twin;
 
 /* The twin for launch number index (l, of the template kernel k): placed
- * right after k's definition when k is defined in the main file before the
+ * right after k's definition when k is defined in the launch's file before the
  * launch, else (k of a header) before the top-level declaration that holds
  * the launch, in k's namespaces opened again.  Strings in a.  0, or -1 with
  * why (an unnamed template parameter, one neither deduced nor defaulted in

@@ -9,6 +9,7 @@
 #define CL1CC_HARNESS_H
 
 #include "core.h"
+#include "text_edit.h"
 
 /* ---- comparing output buffers (compare.c) ------------------------------- */
 
@@ -96,13 +97,25 @@ double hn_speedup(const hn_timing *a, const hn_timing *b, int *significant);
 /* 1 when the harness can capture and replay launches of k; else 0 with a
  * reason */
 int hn_kernel_capturable(const kernel *k, const char **why);
-/* Writes to out the main file of m with every capturable launch routed
- * through cl1cc_capture::launch (runtime_header is the path of
- * cl1cc_capture.cuh to #include); captures go to $CL1CC_CAPTURE_DIR/tag/
- * kN/SEQ for kernel N of m.  One line per launch left alone goes to report.
- * Returns how many launches were instrumented, -1 on error. */
+/* The edits routing every capturable launch written in file (m's main
+ * file, or a header it includes) through cl1cc_capture::launch (captures
+ * go to $CL1CC_CAPTURE_DIR/tag/kN/SEQ for kernel N of m), appended to
+ * edits (offsets in file's text, strings in a); one line per launch there
+ * left alone to report.  Returns how many launches were instrumented. */
+int hn_instrument_edits(const tu_model *m, const char *file, const char *tag, arena *a,
+                        text_edit_vec *edits, strbuf *report);
+/* One not_captured line to report for each launch written in neither the
+ * main file nor one of done (the headers instrumented in place). */
+void hn_report_other_files(const tu_model *m, const char *const *done, size_t n_done,
+                           strbuf *report);
+/* Writes to out the main file of m with its launches instrumented
+ * (hn_instrument_edits) and extra edits (a header's instrumented text in
+ * place of its #include), after an #include of runtime_header (the path
+ * of cl1cc_capture.cuh).  Returns how many of the main file's launches
+ * were instrumented, -1 on error. */
 int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
-                  strbuf *out, strbuf *report, strbuf *err);
+                  const text_edit *extra, size_t n_extra, strbuf *out, strbuf *report,
+                  strbuf *err);
 
 /* The capture folder name of a source file: its base name and a short hash
  * of its absolute path ("2mm.cu-1a2b3c4d"). */

@@ -206,20 +206,14 @@ static const char *macro_launch_text(const tu_model *m, const launch_site *l, si
     return out;
 }
 
-int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
-                  strbuf *out, strbuf *report, strbuf *err)
+int hn_instrument_edits(const tu_model *m, const char *file, const char *tag, arena *a,
+                        text_edit_vec *edits, strbuf *report)
 {
-    const source_file *sf = model_file(m, m->main_file);
-    if (!sf) {
-        sb_printf(err, "%s: the frontend kept no text", m->main_file);
-        return -1;
-    }
-    VEC(rw_edit) edits = {0};
-    arena a;
-    arena_init(&a);
     int instrumented = 0;
     for (size_t i = 0; i < m->launches.len; i++) {
         const launch_site *l = &m->launches.items[i];
+        if (!l->range.file || strcmp(l->range.file, file) != 0)
+            continue;
         const char *why = NULL, *inst = NULL, *expanded = NULL;
         hn_twin twin = {0};
         int twinned = 0;
@@ -227,16 +221,14 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
         int by_macro = l->in_macro || l->range.in_macro;
         if (!k)
             why = "the kernel is not resolved";
-        else if (strcmp(l->range.file, m->main_file) != 0)
-            why = by_macro ? "launched from a macro" : "the launch is in another file";
         else if (!hn_kernel_capturable(k, &why))
             ;
         else if (by_macro)
-            expanded = macro_launch_text(m, l, i, tag, &a, &why);
+            expanded = macro_launch_text(m, l, i, tag, a, &why);
         else if (!args_fit(k, l))
             why = "default arguments at the launch";
-        else if (k->is_template && !(inst = instance_expr(m, l, &a, &why)) && !why)
-            twinned = hn_twin_make(m, l, i, &a, &twin, &why) == 0;
+        else if (k->is_template && !(inst = instance_expr(m, l, a, &why)) && !why)
+            twinned = hn_twin_make(m, l, i, a, &twin, &why) == 0;
         if (why) {
             sb_printf(report, "%s:%u: launch of %s not_captured: %s\n", l->range.file,
                       l->range.line, l->kernel_name, why);
@@ -247,18 +239,53 @@ int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag
         if (expanded)
             sb_puts(&text, expanded);
         else if (inst || twinned)
-            put_template_launch(&text, m, l, i, tag, inst, &twin, &a);
+            put_template_launch(&text, m, l, i, tag, inst, &twin, a);
         else
-            put_launch(&text, m, l, i, tag, &a);
-        rw_edit e = {l->range.begin, l->range.end, arena_strdup(&a, sb_str(&text)), 0};
+            put_launch(&text, m, l, i, tag, a);
+        text_edit e = {l->range.begin, l->range.end, arena_strdup(a, sb_str(&text)), 0};
         sb_free(&text);
-        vec_push(&edits, e);
+        vec_push(edits, e);
         if (twinned) { /* insertions at one place in launch order */
-            rw_edit t = {twin.at, twin.at, twin.decl, (int)i};
-            vec_push(&edits, t);
+            text_edit t = {twin.at, twin.at, twin.decl, (int)i};
+            vec_push(edits, t);
         }
         instrumented++;
     }
+    return instrumented;
+}
+
+void hn_report_other_files(const tu_model *m, const char *const *done, size_t n_done,
+                           strbuf *report)
+{
+    for (size_t i = 0; i < m->launches.len; i++) {
+        const launch_site *l = &m->launches.items[i];
+        int handled = l->range.file && strcmp(l->range.file, m->main_file) == 0;
+        for (size_t d = 0; d < n_done && !handled && l->range.file; d++)
+            handled = strcmp(l->range.file, done[d]) == 0;
+        if (handled)
+            continue;
+        int by_macro = l->in_macro || l->range.in_macro;
+        sb_printf(report, "%s:%u: launch of %s not_captured: %s\n", l->range.file, l->range.line,
+                  l->kernel_name,
+                  by_macro ? "launched from a macro" : "the launch is in another file");
+    }
+}
+
+int hn_instrument(const tu_model *m, const char *runtime_header, const char *tag,
+                  const text_edit *extra, size_t n_extra, strbuf *out, strbuf *report,
+                  strbuf *err)
+{
+    const source_file *sf = model_file(m, m->main_file);
+    if (!sf) {
+        sb_printf(err, "%s: the frontend kept no text", m->main_file);
+        return -1;
+    }
+    text_edit_vec edits = {0};
+    arena a;
+    arena_init(&a);
+    int instrumented = hn_instrument_edits(m, m->main_file, tag, &a, &edits, report);
+    for (size_t i = 0; i < n_extra; i++)
+        vec_push(&edits, extra[i]);
     /* the runtime comes first; #line keeps the user's line numbers */
     sb_printf(out, "#include \"%s\"\n", runtime_header);
     rw_status st = rw_splice(sf->text, sf->len, m->main_file, edits.items, edits.len, 1, out, err);

@@ -41,8 +41,9 @@ int main(int argc, char **argv)
         arena a;
         arena_init(&a);
         if (parse(argv[2], argc - 4, argv + 4, &m) == 0 &&
-            hn_instrument(&m, argv[3], hn_capture_tag(argv[2], &a), &out, &report, &err) >= 0)
+            hn_instrument(&m, argv[3], hn_capture_tag(argv[2], &a), NULL, 0, &out, &report, &err) >= 0)
             rc = 0;
+        hn_report_other_files(&m, NULL, 0, &report);
         arena_free(&a);
     } else if (strcmp(argv[1], "replay") == 0 && argc >= 5) {
         int dash = argc;
