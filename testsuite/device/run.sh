@@ -19,6 +19,10 @@
 #                      (SKIP_TUNE_LOOP=1: without the gpu_tune_loop test first;
 #                      TUNE_TAG=name: its own output, tune-name.tgz)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
+#   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
+#                      against tile_dot64/128, checked, ms and TFLOP/s)
+#   final PROGRAM...   judge, tiledot, then devset on PROGRAM... until
+#                      FINAL_END (epoch seconds)
 #   devset PROGRAM...  devset_flow.sh on .devset (the development set: build,
 #                      census, tune, wrapper rebuild, alternating runs; none
 #                      named: all; BENCH_BUDGET, BENCH_RUNS, BENCH_DEADLINE
@@ -81,6 +85,13 @@ patterns() {
         >"$OUT/patterns.log" 2>&1
     status "gpu_patterns" "exit $? ($(tail -n 1 "$OUT/patterns.log"))"
     python3 testsuite/bench/tune_table.py "$OUT"/patterns/*.json >>"$summary" 2>&1
+}
+# the tiled gemm's check program: correctness and TFLOP/s on the GPU here
+tiledot() {
+    nvcc -O3 -arch=sm_90 -o /tmp/tile_dot_check testsuite/bench/tile_dot_check.cu >"$OUT/tiledot.log" 2>&1 &&
+        timeout 120 /tmp/tile_dot_check 2048 >>"$OUT/tiledot.log" 2>&1
+    status "tile_dot_check 2048" "exit $?"
+    tail -n 12 "$OUT/tiledot.log" >>"$summary"
 }
 stage=${1:-tests}
 [ $# -gt 0 ] && shift
@@ -146,6 +157,22 @@ order)
         cp /tmp/order-out/table.txt "$OUT/order-$mode.txt" 2>/dev/null
         tail -n 1 "$OUT/order-$mode.txt" >>"$summary" 2>/dev/null
     done
+    ;;
+tiledot)
+    tiledot
+    ;;
+final)
+    end=${FINAL_END:-$(( $(date +%s) + 500 ))}
+    timeout "${FINAL_JUDGE_S:-200}" sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
+    status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+    grep '^FAIL' "$OUT/judge.log" >>"$summary"
+    tiledot
+    export BENCH_DEADLINE=$(( end - 45 ))
+    timeout $(( end - $(date +%s) )) bash testsuite/bench/devset_flow.sh "$cl1cc" .devset /tmp/devset-out "$@" \
+        >"$OUT/devset.log" 2>&1
+    status "devset $*" "exit $?"
+    cat /tmp/devset-out/table.txt >>"$summary" 2>/dev/null
+    tar czf "$OUT/devset.tgz" -C /tmp --exclude=captures --exclude='*.db' devset-out
     ;;
 devset)
     tag=${DEVSET_TAG:+-$DEVSET_TAG}
