@@ -240,6 +240,14 @@ int hn_roofline_bytes(const hn_capture *c, const hn_dtype *param_dtypes, size_t 
  * the captured scalar arguments of c->dir/meta); NaN when some part is
  * unknown. */
 double hn_roofline_flops(const tu_model *m, const kernel *k, const hn_capture *c);
+/* An upper bound of the bytes k's launch c touches in global memory: each
+ * subscript of a pointer parameter, times its element size, the loops
+ * around it and the threads that reach it (as the flops); NaN when some
+ * subscript's base is no pointer parameter, a count is unknown, or the
+ * kernel calls a __device__ function of the TU.  Accesses through `*p`
+ * are not seen. */
+double hn_roofline_access_bytes(const tu_model *m, const kernel *k, const hn_capture *c,
+                                const hn_dtype *param_dtypes, size_t n_dtypes);
 /* r's limit_ms and bound from its bytes and flops and the peaks */
 void hn_roofline_limit(hn_roofline *r, const hn_device_peaks *p);
 /* 100 x limit / measured: how close a time is to the limit; NaN unknown */

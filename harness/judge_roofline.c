@@ -26,6 +26,13 @@ void judge_roofline(const hn_judge_request *rq, const tu_model *m, const kernel 
         log_verbose("judge: no roofline: %s", sb_str(&err));
     } else {
         res->roofline.flops = hn_roofline_flops(m, k, &c);
+        /* a kernel touching a row of a large allocation: its accesses
+         * bound its bytes far below the allocation's size */
+        double touched =
+            hn_roofline_access_bytes(m, k, &c, rq->param_dtypes, rq->n_param_dtypes);
+        hn_roofline *ro = &res->roofline;
+        if (isfinite(touched) && touched < ro->read_bytes + ro->written_bytes)
+            ro->read_bytes = touched > ro->written_bytes ? touched - ro->written_bytes : 0;
         hn_roofline_limit(&res->roofline, &res->peaks);
         res->original_pct_of_limit = hn_pct_of_limit(res->roofline.limit_ms, res->original.median_ms);
         for (size_t i = 0; i < res->n_variants; i++) {

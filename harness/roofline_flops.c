@@ -395,10 +395,10 @@ static int enter_loop(flop_walk *w, const body_node *l, double *trips)
 
 /* ---- the sum ----------------------------------------------------------------------------- */
 
-/* the operations node `index` (or, -1, the body outside every loop and
- * if) performs over the launch: its count times the loops around it and
- * the threads that reach it; NaN when unknown */
-static double node_flops(flop_walk *w, long index, const long *exits, size_t n_exits)
+/* how many times node `index` (or, -1, the body outside every loop and
+ * if) runs over the launch: the loops around it times the threads that
+ * reach it; NaN when unknown */
+static double node_runs(flop_walk *w, long index, const long *exits, size_t n_exits)
 {
     long chain[256];
     size_t depth = 0;
@@ -427,8 +427,15 @@ static double node_flops(flop_walk *w, long index, const long *exits, size_t n_e
             return NAN;
         }
     }
+    return trips * fraction * threads;
+}
+
+/* the operations node `index` (-1: the body outside loops and ifs)
+ * performs over the launch; NaN when unknown */
+static double node_flops(flop_walk *w, long index, const long *exits, size_t n_exits)
+{
     long count = index >= 0 ? w->k->body.items[index].flops : w->k->body_flops;
-    return (double)count * trips * fraction * threads;
+    return (double)count * node_runs(w, index, exits, n_exits);
 }
 
 /* a call of a __device__ function of the TU: its operations are not counted */
@@ -447,6 +454,16 @@ static int calls_user_function(const flop_walk *w)
     return 0;
 }
 
+/* the body's early returns, into exits (at most 64) */
+static size_t find_exits(flop_walk *w, long *exits)
+{
+    size_t n_exits = 0;
+    for (size_t i = 0; i < w->k->body.len && n_exits < 64; i++)
+        if (is_early_return(w, i))
+            exits[n_exits++] = (long)i;
+    return n_exits;
+}
+
 double hn_roofline_flops(const tu_model *m, const kernel *k, const hn_capture *c)
 {
     arena a;
@@ -456,15 +473,51 @@ double hn_roofline_flops(const tu_model *m, const kernel *k, const hn_capture *c
     read_values(w);
     double total = calls_user_function(w) ? NAN : 0;
     long exits[64];
-    size_t n_exits = 0;
-    for (size_t i = 0; i < k->body.len && n_exits < 64; i++)
-        if (is_early_return(w, i))
-            exits[n_exits++] = (long)i;
+    size_t n_exits = find_exits(w, exits);
     if (k->body_flops)
         total += node_flops(w, -1, exits, n_exits);
     for (size_t i = 0; i < k->body.len && isfinite(total); i++)
         if (k->body.items[i].flops)
             total += node_flops(w, (long)i, exits, n_exits);
+    free(w);
+    arena_free(&a);
+    return total;
+}
+
+/* the pointer parameter a subscript's base names, or -1 */
+static int pointer_param(const kernel *k, const char *base)
+{
+    for (size_t p = 0; base && p < k->params.len; p++) {
+        const kernel_param *kp = &k->params.items[p];
+        if (kp->name && strcmp(kp->name, base) == 0 && kp->is_pointer)
+            return (int)p;
+    }
+    return -1;
+}
+
+double hn_roofline_access_bytes(const tu_model *m, const kernel *k, const hn_capture *c,
+                                const hn_dtype *param_dtypes, size_t n_dtypes)
+{
+    arena a;
+    arena_init(&a);
+    flop_walk *w = xcalloc(1, sizeof *w);
+    w->m = m, w->k = k, w->c = c, w->a = &a, w->mode = INDEX_MEAN;
+    read_values(w);
+    long exits[64];
+    size_t n_exits = find_exits(w, exits);
+    double total = calls_user_function(w) ? NAN : 0;
+    for (size_t i = 0; i < k->body.len && isfinite(total); i++) {
+        const body_node *n = &k->body.items[i];
+        if (n->kind != BODY_SUBSCRIPT)
+            continue;
+        int p = pointer_param(k, n->base);
+        size_t size = p >= 0 && (size_t)p < n_dtypes ? hn_dtype_size(param_dtypes[p]) : 0;
+        if (p < 0 || !size) {
+            total = NAN; /* another base (a local pointer, a pointer's pointee): no bound */
+            break;
+        }
+        total += (double)size * node_runs(w, (long)i, exits, n_exits);
+    }
     free(w);
     arena_free(&a);
     return total;

@@ -93,6 +93,19 @@ static double flops_of(const tu_model *m, const char *name, const char *dir)
     return k ? hn_roofline_flops(m, k, &c) : NAN;
 }
 
+static double access_bytes_of(const tu_model *m, const char *name, const char *dir,
+                              const hn_dtype *dtypes, size_t n)
+{
+    const kernel *k = find(m, name);
+    CHECK(k != NULL);
+    hn_capture c;
+    strbuf err;
+    sb_init(&err);
+    CHECK(hn_capture_read(dir, &c, &err) == 0);
+    sb_free(&err);
+    return k ? hn_roofline_access_bytes(m, k, &c, dtypes, n) : NAN;
+}
+
 static void test_gemm(const tu_model *m)
 {
     /* 64 x 64 outputs on a 96 x 72 grid of threads: the guard keeps 64 x 64 */
@@ -142,6 +155,23 @@ static void test_matvec(const tu_model *m)
     size_t sizes[3] = {100 * 100 * 4, 100 * 4, 100 * 4}, changed[3] = {0, 0, 100};
     const char *dir = fake_capture("matvec", grid, block, args, 4, sizes, changed, 3);
     CHECK(flops_of(m, "matvec", dir) == 100.0 * 100 * 2);
+    /* its accesses: a and x per j, y once, over the 100 threads */
+    hn_dtype dtypes[4] = {HN_F32, HN_F32, HN_F32, HN_I32};
+    CHECK(access_bytes_of(m, "matvec", dir, dtypes, 4) == 100.0 * (100 * 2 + 1) * 4);
+}
+
+static void test_edge(const tu_model *m)
+{
+    /* a row of a 64 x 64 matrix, 96 threads of which 64 pass: two
+     * accesses each, far below the 16 KiB allocation */
+    unsigned grid[3] = {3, 1, 1}, block[3] = {32, 1, 1};
+    fake_arg args[2] = {{0, 0, 0}, {-1, 0, 64}};
+    size_t sizes[1] = {64 * 64 * 4}, changed[1] = {64};
+    const char *dir = fake_capture("edge", grid, block, args, 2, sizes, changed, 1);
+    hn_dtype dtypes[2] = {HN_F32, HN_I32};
+    CHECK(access_bytes_of(m, "edge", dir, dtypes, 2) == 64.0 * 2 * 4);
+    /* no element size known for its pointer: no bound */
+    CHECK(isnan(access_bytes_of(m, "converge", dir, dtypes, 0)));
 }
 
 static void test_stencil(const tu_model *m)
@@ -246,6 +276,7 @@ int main(int argc, char **argv)
     test_peaks();
     test_gemm(&m);
     test_matvec(&m);
+    test_edge(&m);
     test_stencil(&m);
     test_triangle(&m);
     test_unknown(&m);
