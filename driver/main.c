@@ -51,6 +51,7 @@ static const command commands[] = {
      "  --budget-seconds S   stop starting evaluations S seconds after the capture (default 900)\n"
      "  --kernel-evals N     variants evaluated per kernel at most (default 24)\n"
      "  --per-round N        proposals per kernel per round (default 6)\n"
+     "  --judges-per-gpu N   judges at once on each local GPU; timings alone (default 4)\n"
      "  --order ORDER        learned (default), random or catalogue\n"
      "  --seed N             for --order random\n"
      "  --chooser FILE       the chooser model to read and update\n"

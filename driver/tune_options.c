@@ -75,7 +75,7 @@ static void defaults(tune_options *o)
     o->budget_seconds = 900;
     o->kernel_evals = 24;
     o->per_round = 6;
-    o->judges_per_gpu = 3;
+    o->judges_per_gpu = 4;
     o->learn = 1;
     hn_judge_settings_init(&o->judge);
     o->judge.timed_runs = 10; /* tune's judges time fewer runs than the judge alone */

@@ -361,6 +361,21 @@ static void check_input_set(judgement *j, input_set *s)
     }
 }
 
+/* Every capture is checked on its own inputs; the perturbed copies are
+ * made of all of them up to this size, and above it of the first (the
+ * timed one) only: at real sizes each input set costs seconds of copies,
+ * runs and comparisons, and another capture of the same kernel is mostly
+ * another step of the same loop */
+#define PERTURB_ALL_MAX_BYTES ((size_t)64 << 20)
+
+static size_t capture_bytes(const hn_capture *c)
+{
+    size_t total = 0;
+    for (int al = 0; al < c->nallocs; al++)
+        total += c->alloc_size[al];
+    return total;
+}
+
 /* capture ci: the reference, then the captured input set and the
  * perturbed ones; 0, or -1 with err */
 static int check_capture(judgement *j, int ci)
@@ -378,7 +393,8 @@ static int check_capture(judgement *j, int ci)
         memcpy(j->pure0, pure, sizeof pure);
         j->have_pure0 = 1;
     }
-    for (int seed = 0; seed <= j->set->seeds; seed++) {
+    int seeds = ci > 0 && capture_bytes(&c) > PERTURB_ALL_MAX_BYTES ? 0 : j->set->seeds;
+    for (int seed = 0; seed <= seeds; seed++) {
         input_set s = {&c, meta, ci, seed, NULL, NULL, NULL};
         int ready = prepare_input_set(j, &s, pure);
         if (ready < 0)
@@ -400,13 +416,8 @@ static void share_gpu_by_size(judgement *j)
     for (size_t ci = 0; ci < j->rq->n_captures; ci++) {
         hn_capture c;
         strbuf ignored = {0};
-        if (hn_capture_read(j->captures[ci], &c, &ignored) == 0) {
-            size_t total = 0;
-            for (int al = 0; al < c.nallocs; al++)
-                total += c.alloc_size[al];
-            if (total > most)
-                most = total;
-        }
+        if (hn_capture_read(j->captures[ci], &c, &ignored) == 0 && capture_bytes(&c) > most)
+            most = capture_bytes(&c);
         sb_free(&ignored);
     }
     hn_gpu_lock_checks_exclusive(most > SHARED_CHECKS_MAX_BYTES);
