@@ -128,6 +128,17 @@ int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a
                          const char **copy_out, rw_launch_change **launches, size_t *n_launches,
                          strbuf *why);
 
+/* Whether some launch of kernel kernel_index of m names no instantiation
+ * (its template arguments deduced inside a function template). */
+int apply_has_deduced_launch(const tu_model *m, size_t kernel_index);
+/* A template kernel's variant as explicit specializations of the template
+ * (apply_specialize.c), one per instantiation v->instances names, in
+ * *after (they go right after the template; the template's parameters
+ * typedef'd or constexpr in each body): what apply_instance_edits gives
+ * where the kernel has a deduced launch.  0, or -1 with why. */
+int apply_specializations(const apply_place *p, const tunedb_variant *v, arena *a,
+                          const char **after, strbuf *why);
+
 /* ---- header kernels (apply_header.c) ------------------------------------ */
 
 /* The one #include directive of m's main file that brings header (a path as

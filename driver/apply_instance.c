@@ -2,7 +2,9 @@
  * apply_instance.c: how a template kernel's variant goes in: never over the
  * template (other instantiations would get it), but as a renamed copy of the
  * rewritten template after it, and each launch site in the file whose
- * instantiation the variant was verified on names the copy instead.
+ * instantiation the variant was verified on names the copy instead (where a
+ * launch deduces its instantiation inside a function template, explicit
+ * specializations instead: apply_specialize.c).
  */
 #include "apply.h"
 
@@ -55,6 +57,12 @@ int apply_instance_edits(const apply_place *p, const tunedb_variant *v, arena *a
     if (!v->instances || !*v->instances) {
         sb_puts(why, "a template kernel's variant verified on no named instantiation");
         return -1;
+    }
+    if (apply_has_deduced_launch(m, p->kernel_index)) {
+        /* a launch no edit can point at the copy: specializations instead */
+        *launches = NULL;
+        *n_launches = 0;
+        return apply_specializations(p, v, a, copy_out, why);
     }
     const char *copy_name = arena_printf(a, "%s__cl1cc_inst", k->name);
     const char *copy = hn_rename_kernel(v->source, k->name, copy_name, a);
