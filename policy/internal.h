@@ -71,6 +71,9 @@ const char *pol_trim(const char *s, size_t n, arena *a);
 size_t pol_identifiers(const char *s, arena *a, const char ***out);
 /* s without whitespace, in a: for comparing expressions */
 const char *pol_squeeze(const char *s, arena *a);
+/* how many assignments (and declarations) of k's body have name as their
+ * target */
+size_t pol_assignments(const tu_model *m, const kernel *k, const char *name, arena *a);
 /* offset of the start of the line holding offset, and whether only blanks
  * stand between it and offset */
 size_t pol_line_start(const char *text, size_t offset, int *only_blanks);

@@ -276,3 +276,14 @@ pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena
     r.grid_y = factor;
     return pol_launch_marker(m, k, &r, a);
 }
+
+size_t pol_assignments(const tu_model *m, const kernel *k, const char *name, arena *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < k->body.len; i++) {
+        const body_node *b = &k->body.items[i];
+        if (b->kind == BODY_ASSIGN && strcmp(pol_squeeze(pol_text(m, &b->target, a), a), name) == 0)
+            n++;
+    }
+    return n;
+}

@@ -27,17 +27,6 @@ static int element_size(const char *type)
     return 0;
 }
 
-/* is identifier name assigned (or declared) anywhere in the kernel? */
-static size_t assignments(const tu_model *m, const kernel *k, const char *name, arena *a)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < k->body.len; i++) {
-        const body_node *b = &k->body.items[i];
-        if (b->kind == BODY_ASSIGN && strcmp(pol_squeeze(pol_text(m, &b->target, a), a), name) == 0)
-            n++;
-    }
-    return n;
-}
 
 /* the same in every thread of a block: no thread index, nothing the kernel
  * assigns, no memory read */
@@ -48,7 +37,7 @@ static int uniform(const tu_model *m, const kernel *k, const char *expr, arena *
     const char **ids;
     size_t n = pol_identifiers(expr, a, &ids);
     for (size_t i = 0; i < n; i++)
-        if (assignments(m, k, ids[i], a))
+        if (pol_assignments(m, k, ids[i], a))
             return 0;
     return 1;
 }
@@ -63,7 +52,7 @@ void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, a
         const char *name = pol_squeeze(pol_text(m, &b->target, a), a);
         const char *s = pol_squeeze(pol_text(m, &b->range, a), a);
         const char *eq = strchr(s, '=');
-        if (!eq || assignments(m, k, name, a) != 1)
+        if (!eq || pol_assignments(m, k, name, a) != 1)
             continue;
         for (int d = 0; d < 3; d++) {
             char forms[4][96];

@@ -12,16 +12,6 @@
 
 #include "transform_tile_dot.h"
 
-static size_t assignments(const tu_model *m, const kernel *k, const char *name, arena *a)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < k->body.len; i++) {
-        const body_node *b = &k->body.items[i];
-        if (b->kind == BODY_ASSIGN && strcmp(pol_squeeze(pol_text(m, &b->target, a), a), name) == 0)
-            n++;
-    }
-    return n;
-}
 
 /* the same in every thread and at every k: no thread index, no loop
  * variable, nothing the kernel assigns, no memory read */
@@ -34,7 +24,7 @@ static int uniform(const tu_model *m, const kernel *k, const stage_plan *p, cons
     const char **ids;
     size_t n = pol_identifiers(expr, a, &ids);
     for (size_t i = 0; i < n; i++)
-        if (assignments(m, k, ids[i], a))
+        if (pol_assignments(m, k, ids[i], a))
             return 0;
     return 1;
 }
