@@ -28,7 +28,6 @@
 
 PLAIN(regacc)
 PLAIN(restrict)
-PLAIN(launch_bounds)
 PLAIN(ldg)
 PLAIN(fast_math)
 PLAIN(stage)
@@ -46,6 +45,7 @@ ONE_FACTOR(col_split)
 ONE_FACTOR(reshape)
 ONE_FACTOR(grid_stride)
 ONE_FACTOR(tile_dot)
+ONE_FACTOR(launch_bounds)
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                       arena *a, pol_edit_vec *out, const char **why)
@@ -79,6 +79,7 @@ static const pol_catalogue_entry catalogue[] = {
     {"regacc", "regacc", 0, 0, run_regacc, 0, 0},
     {"restrict", "restrict", W_RESHAPE | W_LOOP, 0, run_restrict, 0, 0},
     {"launch_bounds", "launch_bounds", W_LOOP, 0, run_launch_bounds, 0, 0},
+    {"launch_bounds2", "launch_bounds", W_LOOP, 0, run_launch_bounds, 2, 0},
     {"unroll2", "unroll", W_RESHAPE, 0, run_unroll, 2, 0},
     {"unroll4", "unroll", W_RESHAPE, 0, run_unroll, 4, 0},
     {"unroll8", "unroll", W_RESHAPE, 0, run_unroll, 8, 0},

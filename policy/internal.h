@@ -133,8 +133,10 @@ int pol_transform_regacc(const tu_model *m, const kernel *k, const pol_facts *f,
                          pol_edit_vec *out, const char **why);
 int pol_transform_unroll(const tu_model *m, const kernel *k, int factor, arena *a,
                          pol_edit_vec *out, const char **why);
+/* min_blocks > 0: "__launch_bounds__(threads, min_blocks)", asking the
+ * compiler to fit that many blocks on an SM (fewer registers a thread) */
 int pol_transform_launch_bounds(const tu_model *m, const kernel *k, const pol_facts *f,
-                                arena *a, pol_edit_vec *out, const char **why);
+                                int min_blocks, arena *a, pol_edit_vec *out, const char **why);
 int pol_transform_ldg(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                       pol_edit_vec *out, const char **why);
 int pol_transform_fast_math(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,

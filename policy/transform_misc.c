@@ -1,6 +1,8 @@
 /*
  * transform_misc.c: `launch_bounds` (__launch_bounds__ with the block size
- * every captured launch used, so the compiler may spend registers for it)
+ * every captured launch used, so the compiler may spend registers for it;
+ * `launch_bounds2` also asks for two blocks an SM: a register-heavy kernel,
+ * a tiled one, gets more warps to hide latency with)
  * and `fast_math` (the float math library calls replaced by their fast
  * intrinsics; only when the user opts in, since results change).
  */
@@ -9,7 +11,7 @@
 #include "internal.h"
 
 int pol_transform_launch_bounds(const tu_model *m, const kernel *k, const pol_facts *f,
-                                arena *a, pol_edit_vec *out, const char **why)
+                                int min_blocks, arena *a, pol_edit_vec *out, const char **why)
 {
     (void)m;
     if (k->launch_bounds) {
@@ -24,8 +26,15 @@ int pol_transform_launch_bounds(const tu_model *m, const kernel *k, const pol_fa
         *why = "the kernel's name comes from a macro";
         return 1;
     }
+    if (min_blocks > 0 && f->block_threads * min_blocks > 2048) {
+        *why = "that many blocks of the captured size cannot share an SM";
+        return 1;
+    }
     pol_edit e = {k->name_range.begin, k->name_range.begin,
-                  arena_printf(a, "__launch_bounds__(%d) ", f->block_threads), 0};
+                  min_blocks > 0
+                      ? arena_printf(a, "__launch_bounds__(%d, %d) ", f->block_threads, min_blocks)
+                      : arena_printf(a, "__launch_bounds__(%d) ", f->block_threads),
+                  0};
     vec_push(out, e);
     return 0;
 }

@@ -72,10 +72,10 @@ int main(int argc, char **argv)
     /* round one: the singles that apply, in catalogue order */
     const char *l[16];
     size_t n = propose(&ctx, &so, &a, l, 16);
-    CHECK(n == 7);
-    const char *singles[] = {"regacc", "restrict", "launch_bounds", "unroll2", "unroll4", "unroll8",
-                             "ldg"};
-    for (size_t i = 0; i < 7 && i < n; i++)
+    CHECK(n == 8);
+    const char *singles[] = {"regacc",  "restrict", "launch_bounds", "launch_bounds2",
+                             "unroll2", "unroll4",  "unroll8",       "ldg"};
+    for (size_t i = 0; i < 8 && i < n; i++)
         CHECK(strcmp(l[i], singles[i]) == 0);
     CHECK(!has(l, n, "fast_math")); /* not opted in */
 
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     pol_chooser_learn(c, f, combos, speed, 3);
     so.chooser = c;
     n = propose(&ctx, &so, &a, l, 16);
-    CHECK(n == 7 && strcmp(l[0], "unroll4") == 0);
+    CHECK(n == 8 && strcmp(l[0], "unroll4") == 0);
     so.chooser = NULL;
 
     /* random order: the same set, shuffled reproducibly */
@@ -101,8 +101,8 @@ int main(int argc, char **argv)
     so.seed = 7;
     const char *r1[16], *r2[16];
     size_t n1 = propose(&ctx, &so, &a, r1, 16), n2 = propose(&ctx, &so, &a, r2, 16);
-    CHECK(n1 == 7 && n2 == 7);
-    for (size_t i = 0; i < 7 && i < n1; i++) {
+    CHECK(n1 == 8 && n2 == 8);
+    for (size_t i = 0; i < 8 && i < n1; i++) {
         CHECK(strcmp(r1[i], r2[i]) == 0);
         CHECK(has(r1, n1, singles[i]));
     }
@@ -110,9 +110,9 @@ int main(int argc, char **argv)
 
     /* round two: the best grown by each single that passed and was not slower */
     pol_sample h[16];
-    const char *verdicts[] = {"pass", "pass", "pass", "pass", "wrong", "pass", "crash"};
-    double speeds[] = {3.0, 2.0, 1.0, 0.8, NAN, 1.0, NAN};
-    for (size_t i = 0; i < 7; i++) {
+    const char *verdicts[] = {"pass", "pass", "pass", "pass", "pass", "wrong", "pass", "crash"};
+    double speeds[] = {3.0, 2.0, 1.0, 0.7, 0.8, NAN, 1.0, NAN};
+    for (size_t i = 0; i < 8; i++) {
         h[i].label = singles[i];
         h[i].verdict = verdicts[i];
         h[i].speedup = speeds[i];
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
         sb_free(&err);
     }
     ctx.history = h;
-    ctx.n_history = 7;
+    ctx.n_history = 8;
     n = propose(&ctx, &so, &a, l, 16);
     CHECK(n == 3);
     CHECK(has(l, n, "regacc+restrict"));
@@ -132,12 +132,13 @@ int main(int argc, char **argv)
     CHECK(!has(l, n, "regacc+unroll2")); /* slower alone */
     CHECK(!has(l, n, "regacc+unroll4")); /* wrong alone */
     CHECK(!has(l, n, "regacc+ldg"));     /* crashed alone */
+    CHECK(!has(l, n, "regacc+launch_bounds2")); /* slower alone */
 
     /* round three: grow the new best */
-    h[7] = (pol_sample){NULL, "regacc+restrict", "pass", 3.5};
-    h[8] = (pol_sample){NULL, "regacc+launch_bounds", "pass", 2.9};
-    h[9] = (pol_sample){NULL, "regacc+unroll8", "pass", 3.1};
-    ctx.n_history = 10;
+    h[8] = (pol_sample){NULL, "regacc+restrict", "pass", 3.5};
+    h[9] = (pol_sample){NULL, "regacc+launch_bounds", "pass", 2.9};
+    h[10] = (pol_sample){NULL, "regacc+unroll8", "pass", 3.1};
+    ctx.n_history = 11;
     n = propose(&ctx, &so, &a, l, 16);
     CHECK(n == 2);
     CHECK(has(l, n, "regacc+restrict+launch_bounds"));
@@ -147,20 +148,20 @@ int main(int argc, char **argv)
     const char *why;
     strbuf err;
     sb_init(&err);
-    CHECK(pol_apply_combination("regacc+restrict+unroll8", &m, k, &so.facts, &a, &h[10].source, &why,
+    CHECK(pol_apply_combination("regacc+restrict+unroll8", &m, k, &so.facts, &a, &h[11].source, &why,
                                 &err) == 0);
     sb_free(&err);
-    h[10].label = "llm:model #1";
-    h[10].verdict = "pass";
-    h[10].speedup = 3.0;
-    ctx.n_history = 11;
+    h[11].label = "llm:model #1";
+    h[11].verdict = "pass";
+    h[11].speedup = 3.0;
+    ctx.n_history = 12;
     n = propose(&ctx, &so, &a, l, 16);
     CHECK(n == 1 && strcmp(l[0], "regacc+restrict+launch_bounds") == 0);
 
     /* nothing faster than the original: the search ends after the singles */
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 8; i++)
         h[i].speedup = 1.0;
-    ctx.n_history = 7;
+    ctx.n_history = 8;
     CHECK(propose(&ctx, &so, &a, l, 16) == 0);
 
     pol_chooser_free(c);
