@@ -7,6 +7,8 @@
 #define CL1CC_DRIVER_H
 
 #include "core.h"
+#include "frontend.h"
+#include "wrapper.h"
 
 int cmd_inspect(int argc, char **argv);
 int cmd_wrap_nvcc(int argc, char **argv);
@@ -30,5 +32,9 @@ void driver_usage(const char *command, FILE *to);
 int driver_find_nvcc(strbuf *out, strbuf *err);
 /* replaces this process with nvcc ARGS; returns only on failure (127) */
 int driver_exec_nvcc(const char *nvcc, int argc, char **argv);
+
+/* the frontend's options for cl's TU: its frontend flags, nothing else set
+ * (frontend_options.c) */
+fe_options driver_frontend_options(const nvcc_cmdline *cl);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "driver.h"
 #include "frontend.h"
 #include "proc.h"
 #include "rewrite.h"
@@ -437,10 +438,7 @@ static int plan_file(plan_state *ps, const char *path)
         return 0;
     }
     const nvcc_cmdline *cl = ps->rq->flags;
-    fe_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.flags = (const char *const *)cl->frontend_flags.items;
-    opt.n_flags = cl->frontend_flags.len;
+    fe_options opt = driver_frontend_options(cl);
     tu_model m;
     model_init(&m);
     strbuf diags;

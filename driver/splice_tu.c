@@ -12,6 +12,7 @@
 
 #include "apply.h"
 #include "config.h"
+#include "driver.h"
 #include "frontend.h"
 #include "harness.h"
 #include "proc.h"
@@ -175,10 +176,7 @@ static void say_unread(const char *path, const strbuf *diags, strbuf *msg)
 static splice_status plan_input(tunedb *db, const nvcc_cmdline *cl, const nvcc_input *in,
                                 splice_plan *plan, strbuf *msg)
 {
-    fe_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.flags = (const char *const *)cl->frontend_flags.items;
-    opt.n_flags = cl->frontend_flags.len;
+    fe_options opt = driver_frontend_options(cl);
     tu_model m;
     model_init(&m);
     strbuf diags;
@@ -363,10 +361,7 @@ splice_status splice_plan_capture(const nvcc_cmdline *cl, const char *files,
         const nvcc_input *in = &cl->inputs.items[i];
         if (in->lang != NVCC_LANG_CU || !listed(files, in->path))
             continue;
-        fe_options opt;
-        memset(&opt, 0, sizeof opt);
-        opt.flags = (const char *const *)cl->frontend_flags.items;
-        opt.n_flags = cl->frontend_flags.len;
+        fe_options opt = driver_frontend_options(cl);
         tu_model m;
         model_init(&m);
         strbuf diags, text, report;

@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "core.h"
+#include "driver.h"
 #include "frontend.h"
 #include "harness.h"
 #include "opt_out.h"
@@ -218,10 +219,7 @@ static int load_targets(tune_session *s, const char *file)
     tu_model *m = xcalloc(1, sizeof *m);
     model_init(m);
     vec_push(&s->models, m);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    fo.flags = (const char *const *)s->cl.frontend_flags.items;
-    fo.n_flags = s->cl.frontend_flags.len;
+    fe_options fo = driver_frontend_options(&s->cl);
     fo.with_bodies = 1;
     strbuf diags;
     sb_init(&diags);
