@@ -77,6 +77,48 @@ static void restore_xfsz(void)
     xfsz_changed = 0;
 }
 
+/* A stop signal while cl1cc reads the TU (before any nvcc ran) is noted,
+ * the reading ends (the frontend's child got the group's signal too), and
+ * cl1cc then ends as nvcc does for it: SIGINT with nvcc's status 2, the
+ * others by the signal (testsuite/faults/signals.sh checks SIGINT at
+ * every point of a run against nvcc's own status) */
+static const int planning_stops[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+#define N_PLANNING_STOPS (sizeof planning_stops / sizeof *planning_stops)
+static volatile sig_atomic_t planning_stopped;
+static struct sigaction planning_old[N_PLANNING_STOPS];
+
+static void on_planning_stop(int sig)
+{
+    planning_stopped = sig;
+}
+
+static void note_stops_while_planning(int on)
+{
+    for (size_t i = 0; i < N_PLANNING_STOPS; i++) {
+        if (!on) {
+            sigaction(planning_stops[i], &planning_old[i], NULL);
+            continue;
+        }
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_planning_stop;
+        sigemptyset(&sa.sa_mask);
+        sigaction(planning_stops[i], &sa, &planning_old[i]);
+        if (planning_old[i].sa_handler == SIG_IGN) /* nohup: kept */
+            sigaction(planning_stops[i], &planning_old[i], NULL);
+    }
+}
+
+static int end_as_stopped(int sig)
+{
+    tempfiles_cleanup();
+    if (sig == SIGINT)
+        return 2;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+}
+
 static int phase_makes_code(nvcc_phase p)
 {
     return p == NVCC_PHASE_COMPILE || p == NVCC_PHASE_DEVICE_C || p == NVCC_PHASE_LINK ||
@@ -144,9 +186,15 @@ int cmd_wrap_nvcc(int argc, char **argv)
     splice_plan plan;
     const char *capture_files = config_capture_files();
     const char *capture_dir = config_capture_dir();
+    note_stops_while_planning(1);
     splice_status st = capture_files && capture_dir
                            ? splice_plan_capture(&cl, capture_files, capture_dir, &plan, &err)
                            : splice_plan_make(&cl, &plan, &err);
+    note_stops_while_planning(0);
+    if (planning_stopped) {
+        splice_plan_free(&plan);
+        return end_as_stopped(planning_stopped);
+    }
     if (st == SPLICE_NOTHING) {
         log_verbose("%s", err.len ? sb_str(&err) : "nothing to apply: plain nvcc");
         splice_plan_free(&plan);
