@@ -66,6 +66,8 @@ void vec_grow_(void **items, size_t *cap, size_t need, size_t elem_size);
     } while (0)
 typedef VEC(char *) str_vec;
 typedef VEC(const char *) cstr_vec;
+/* 1 when x and y hold the same strings in the same order */
+int cstr_vec_equal(const cstr_vec *x, const cstr_vec *y);
 #define vec_free(v)                                                          \
     do {                                                                     \
         free((v)->items);                                                    \

@@ -83,3 +83,13 @@ char *sb_take(strbuf *sb)
     sb_init(sb);
     return s;
 }
+
+int cstr_vec_equal(const cstr_vec *x, const cstr_vec *y)
+{
+    if (x->len != y->len)
+        return 0;
+    for (size_t i = 0; i < x->len; i++)
+        if (strcmp(x->items[i], y->items[i]) != 0)
+            return 0;
+    return 1;
+}

@@ -101,16 +101,6 @@ int compdb_flags(const char *build_dir, const char *file, arena *a, cstr_vec *ou
     return 0;
 }
 
-static int same_list(const cstr_vec *x, const cstr_vec *y)
-{
-    if (x->len != y->len)
-        return 0;
-    for (size_t i = 0; i < x->len; i++)
-        if (strcmp(x->items[i], y->items[i]) != 0)
-            return 0;
-    return 1;
-}
-
 int compdb_common_flags(const char *build_dir, const char *const *files, size_t n_files,
                         char *const *explicit_flags, size_t n_explicit, arena *a,
                         cstr_vec *out, strbuf *err)
@@ -127,7 +117,7 @@ int compdb_common_flags(const char *build_dir, const char *const *files, size_t 
             first = files[f];
             for (size_t i = 0; i < flags.len; i++)
                 vec_push(out, flags.items[i]);
-        } else if (rc == 0 && !same_list(&flags, out)) {
+        } else if (rc == 0 && !cstr_vec_equal(&flags, out)) {
             sb_printf(err, "%s and %s compile with different flags in %s/compile_commands.json: "
                            "give them one at a time",
                       first, files[f], build_dir);

@@ -30,20 +30,10 @@ typedef struct rewrite_group {
 } rewrite_group;
 typedef VEC(rewrite_group) rewrite_group_vec;
 
-static int same_args(const cstr_vec *x, const cstr_vec *y)
-{
-    if (x->len != y->len)
-        return 0;
-    for (size_t i = 0; i < x->len; i++)
-        if (strcmp(x->items[i], y->items[i]) != 0)
-            return 0;
-    return 1;
-}
-
 static void add_to_group(rewrite_group_vec *groups, cstr_vec *args, const char *file)
 {
     for (size_t g = 0; g < groups->len; g++)
-        if (same_args(&groups->items[g].args, args)) {
+        if (cstr_vec_equal(&groups->items[g].args, args)) {
             vec_push(&groups->items[g].files, file);
             vec_free(args);
             return;

@@ -74,6 +74,9 @@ const char *pol_squeeze(const char *s, arena *a);
 /* how many assignments (and declarations) of k's body have name as their
  * target */
 size_t pol_assignments(const tu_model *m, const kernel *k, const char *name, arena *a);
+/* expr is the same in every thread of a block: no thread index, nothing
+ * the kernel assigns, no memory read, no ++ or -- */
+int pol_block_uniform(const tu_model *m, const kernel *k, const char *expr, arena *a);
 /* offset of the start of the line holding offset, and whether only blanks
  * stand between it and offset */
 size_t pol_line_start(const char *text, size_t offset, int *only_blanks);

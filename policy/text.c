@@ -287,3 +287,15 @@ size_t pol_assignments(const tu_model *m, const kernel *k, const char *name, are
     }
     return n;
 }
+
+int pol_block_uniform(const tu_model *m, const kernel *k, const char *expr, arena *a)
+{
+    if (strchr(expr, '[') || strstr(expr, "++") || strstr(expr, "--") || pol_mentions(expr, "threadIdx"))
+        return 0;
+    const char **ids;
+    size_t n = pol_identifiers(expr, a, &ids);
+    for (size_t i = 0; i < n; i++)
+        if (pol_assignments(m, k, ids[i], a))
+            return 0;
+    return 1;
+}

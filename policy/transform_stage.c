@@ -28,19 +28,6 @@ static int element_size(const char *type)
 }
 
 
-/* the same in every thread of a block: no thread index, nothing the kernel
- * assigns, no memory read */
-static int uniform(const tu_model *m, const kernel *k, const char *expr, arena *a)
-{
-    if (strchr(expr, '[') || strstr(expr, "++") || strstr(expr, "--") || pol_mentions(expr, "threadIdx"))
-        return 0;
-    const char **ids;
-    size_t n = pol_identifiers(expr, a, &ids);
-    for (size_t i = 0; i < n; i++)
-        if (pol_assignments(m, k, ids[i], a))
-            return 0;
-    return 1;
-}
 
 void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a)
 {
@@ -112,7 +99,7 @@ static int row_index(const tu_model *m, const kernel *k, const stage_plan *p, co
         return 0;
     for (int f = 0; f < 2; f++) {
         int d = thread_dim(p, factors[f]);
-        if (d >= 0 && uniform(m, k, factors[1 - f], a) && !pol_mentions(factors[1 - f], p->loop_var)) {
+        if (d >= 0 && pol_block_uniform(m, k, factors[1 - f], a) && !pol_mentions(factors[1 - f], p->loop_var)) {
             out->dim = d;
             out->thread_var = factors[f];
             out->stride = factors[1 - f];
@@ -163,7 +150,7 @@ static int parse_for(const tu_model *m, const kernel *k, stage_plan *p, const bo
         *why = "the loop's step is not var++";
         return 1;
     }
-    if (!uniform(m, k, p->lower, a) || !uniform(m, k, p->upper, a)) {
+    if (!pol_block_uniform(m, k, p->lower, a) || !pol_block_uniform(m, k, p->upper, a)) {
         *why = "the loop's bounds differ between threads";
         return 1;
     }

@@ -17,16 +17,8 @@
  * variable, nothing the kernel assigns, no memory read */
 static int uniform(const tu_model *m, const kernel *k, const stage_plan *p, const char *expr, arena *a)
 {
-    if (strchr(expr, '[') || strstr(expr, "++") || strstr(expr, "--") || pol_mentions(expr, "threadIdx") ||
-        pol_mentions(expr, p->loop_var) || pol_mentions(expr, p->thread_var[0]) ||
-        pol_mentions(expr, p->thread_var[1]))
-        return 0;
-    const char **ids;
-    size_t n = pol_identifiers(expr, a, &ids);
-    for (size_t i = 0; i < n; i++)
-        if (pol_assignments(m, k, ids[i], a))
-            return 0;
-    return 1;
+    return !pol_mentions(expr, p->loop_var) && !pol_mentions(expr, p->thread_var[0]) &&
+           !pol_mentions(expr, p->thread_var[1]) && pol_block_uniform(m, k, expr, a);
 }
 
 /* an identifier, a number or a parenthesised expression without calls */
