@@ -234,8 +234,14 @@ static int build_and_run(const capture_cli *c, const char *out_abs, const char *
     int rc = 0;
     if (c->build && run_shell(c->build, cwd, env, err) != 0)
         rc = 1;
-    if (rc == 0 && run_shell(c->run, cwd, env, err) != 0)
-        rc = 1;
+    if (rc == 0) {
+        /* the program uses the GPU as a judge's check does: it shares the
+         * GPU with other judges' checks, never runs through a timing */
+        int lock = hn_gpu_lock(HN_GPU_CHECK);
+        if (run_shell(c->run, cwd, env, err) != 0)
+            rc = 1;
+        hn_gpu_unlock(lock);
+    }
     if (c->build)
         adopt_captures(c, copies, out_abs, a);
     if (rc == 0 && hn_captures_compress(out_abs, err) != 0)

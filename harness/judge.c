@@ -251,22 +251,26 @@ static int check_reference(judgement *j, const hn_capture *c, const char *meta, 
 }
 
 /* the set's inputs and the original's outputs on them; 1 ready, 0 when the
- * original cannot take these inputs (the set is skipped), -1 with err */
-static int prepare_input_set(judgement *j, input_set *s, const int *pure)
+ * original cannot take these inputs (the set is skipped), -1 with err.
+ * On the captured inputs (seed 0) the original's outputs are ref, the
+ * reference run's: no second run (at real sizes each costs seconds). */
+static int prepare_input_set(judgement *j, input_set *s, const int *pure, const char *ref)
 {
     const hn_judge_request *rq = j->rq;
     s->in = judge_make_dir(rq, &j->a, "in%d-%d", s->ci, s->seed);
-    s->want = judge_make_dir(rq, &j->a, "want%d-%d", s->ci, s->seed);
+    s->want = s->seed == 0 ? ref : judge_make_dir(rq, &j->a, "want%d-%d", s->ci, s->seed);
     if (!s->in || !s->want ||
         judge_edit_inputs(rq, s->c, s->c->dir, s->in, INPUTS_COPY, 0, NULL, j->err) != 0)
         return -1;
-    if (s->seed > 0 &&
-        judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_PERTURB,
-                          (uint64_t)s->seed * 1000003u + (uint64_t)s->ci, NULL, j->err) != 0)
-        return -1;
-    run_outcome wr = judge_run_driver(j->exe, 0, s->meta, s->in, s->want, 0, j->set->timeout_s);
-    if (!wr.ok)
-        return 0;
+    if (s->seed > 0) {
+        if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_PERTURB,
+                              (uint64_t)s->seed * 1000003u + (uint64_t)s->ci, NULL, j->err) != 0)
+            return -1;
+        run_outcome wr =
+            judge_run_driver(j->exe, 0, s->meta, s->in, s->want, 0, j->set->timeout_s);
+        if (!wr.ok)
+            return 0;
+    }
     /* the variants see poisoned pure outputs, a poison per input set: each
      * one the original was shown not to read (judge_find_pure_outputs) */
     if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_POISON,
@@ -396,7 +400,7 @@ static int check_capture(judgement *j, int ci)
     int seeds = ci > 0 && capture_bytes(&c) > PERTURB_ALL_MAX_BYTES ? 0 : j->set->seeds;
     for (int seed = 0; seed <= seeds; seed++) {
         input_set s = {&c, meta, ci, seed, NULL, NULL, NULL};
-        int ready = prepare_input_set(j, &s, pure);
+        int ready = prepare_input_set(j, &s, pure, ref);
         if (ready < 0)
             return -1;
         if (ready > 0)

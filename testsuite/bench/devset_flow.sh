@@ -13,7 +13,11 @@
 # census.tsv, tune.json, runs.tsv, and OUT/table.txt (devset_table.py).
 # BENCH_BUDGET: tune's --budget-seconds (default 60); BENCH_RUNS: runs of
 # each build (default 2); BENCH_DEADLINE (epoch seconds): no program
-# starts after it.
+# starts after it; BENCH_END (epoch seconds): every command's timeout ends
+# by then.  DEVSET_LANES=N: N programs at once, one GPU: every run on the
+# GPU takes its lock (CL1CC_GPU_LOCK, harness/gpu_lock.c) as the judges
+# do: the census and tune's capture shared, the alternating (timed) runs
+# exclusive, so no timing overlaps another program's GPU work.
 set -u
 cl1cc=$(readlink -f "$1") devset=$(readlink -f "$2") out=$3
 shift 3
@@ -31,7 +35,21 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "devset_flow: no GPU here: nothing run (the flow captures and times on a GPU)"
     exit 77
 fi
+export CL1CC_GPU_LOCK=${CL1CC_GPU_LOCK:-/tmp/cl1cc-devset-gpu-$(id -u).lock}
+# a timeout of at most SECONDS that ends by BENCH_END
+lim() {
+    local t=$1 left
+    if [ -n "${BENCH_END:-}" ]; then
+        left=$((BENCH_END - $(date +%s)))
+        [ "$left" -lt "$t" ] && t=$left
+        [ "$t" -lt 1 ] && t=1
+    fi
+    echo "$t"
+}
 census=""
+if [ -n "${DEVSET_IN_LANE:-}" ]; then
+    [ -f "$out/census.so" ] && census=$out/census.so
+else
 cupti=$(find "$cuda/" /usr/lib/x86_64-linux-gnu -name 'libcupti.so*' 2>/dev/null | head -n 1)
 cupti_inc=$(find "$cuda/" -name cupti.h 2>/dev/null | head -n 1)
 if [ -n "$cupti" ] && [ -n "$cupti_inc" ] &&
@@ -40,6 +58,7 @@ if [ -n "$cupti" ] && [ -n "$cupti_inc" ] &&
     census=$out/census.so
 else
     echo "devset_flow: the CUPTI census did not build (kernels launched: unknown; libcupti: ${cupti:-not found}, cupti.h: ${cupti_inc:-not found})"
+fi
 fi
 # name | folder under DEVSET | build | run | self-check kind
 table() {
@@ -90,6 +109,30 @@ flags_of() { # DIR BUILD
         $0 == "nvcc" || $0 == "-c" || $0 == "" || /\.(cu|cpp|o)$/ { next }
         { printf "%s ", $0 }'
 }
+# DEVSET_LANES: the programs dealt round-robin to N copies of this script
+lanes=${DEVSET_LANES:-1}
+if [ "$lanes" -gt 1 ] && [ -z "${DEVSET_IN_LANE:-}" ]; then
+    [ -n "$programs" ] || programs=$(table | cut -d'|' -f1 | tr '\n' ' ')
+    set -- $programs
+    pids=""
+    for lane in $(seq 1 "$lanes"); do
+        mine="" i=0
+        for p in "$@"; do
+            [ $((i % lanes + 1)) = "$lane" ] && mine="$mine $p"
+            i=$((i + 1))
+        done
+        [ -n "$mine" ] || continue
+        # shellcheck disable=SC2086
+        DEVSET_IN_LANE=$lane bash "$0" "$cl1cc" "$devset" "$out" $mine -- $extra \
+            >"$out/lane-$lane.log" 2>&1 &
+        pids="$pids $!"
+    done
+    # shellcheck disable=SC2086
+    wait $pids
+    cat "$out"/lane-*.log
+    python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"
+    exit 0
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$devset" "$work/plain"
@@ -110,11 +153,14 @@ table | while IFS='|' read -r name dir build run kind; do
     (cd "$work/plain/$dir" && sh -c "$build") >"$o/plain-build.log" 2>&1 || { echo "$name: plain build failed"; continue; }
     exe=${run%% *}
     # the census run (also the first plain run: its time is not used)
-    t0=$(now)
-    (cd "$work/plain/$dir" && CUDA_INJECTION64_PATH=$census CL1CC_CENSUS_OUT=$o/census.raw \
-        timeout 600 sh -c "$run") >"$o/census-run.log" 2>&1
-    st=$?
-    t1=$(now)
+    {
+        flock -s 9
+        t0=$(now)
+        (cd "$work/plain/$dir" && CUDA_INJECTION64_PATH=$census CL1CC_CENSUS_OUT=$o/census.raw \
+            timeout "$(lim 600)" sh -c "$run") >"$o/census-run.log" 2>&1 9>&-
+        st=$?
+        t1=$(now)
+    } 9>"$CL1CC_GPU_LOCK"
     [ -f "$o/census.raw" ] && c++filt <"$o/census.raw" >"$o/census.tsv"
     echo "census $(verdict "$kind" "$o/census-run.log" $st) $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" >"$o/runs.tsv"
     # tune builds in a private copy of the folder it starts in: a sample's
@@ -130,7 +176,7 @@ table | while IFS='|' read -r name dir build run kind; do
     case $dir in cuda-samples/*) flags=$(echo "$flags" | sed "s|-I\.\./\.\./\.\./Common|-I$work/tuned/cuda-samples/Common|; s|-Iinc|-I$work/tuned/$dir/inc|") ;; esac
     t0=$(now)
     # shellcheck disable=SC2086
-    (cd "$tcwd" && timeout $((budget * 4 + 900)) "$cl1cc" tune --build "$tbuild" --run "$trun" \
+    (cd "$tcwd" && timeout "$(lim $((budget * 4 + 900)))" "$cl1cc" tune --build "$tbuild" --run "$trun" \
         --captures "$o/captures" --json "$o/tune.json" --budget-seconds "$budget" $extra $files -- $flags) \
         >"$o/tune.log" 2>&1
     echo "tune exit $? $(since "$t0")" >>"$o/runs.tsv"
@@ -148,12 +194,16 @@ table | while IFS='|' read -r name dir build run kind; do
         { echo "$name: wrapped build failed"; continue; }
     for i in $(seq 1 "$runs"); do
         for which in plain wrapped; do
-            t0=$(now)
-            (cd "$work/$which/$dir" && timeout 600 sh -c "$run") >"$o/$which-$i.log" 2>&1
-            st=$?
-            echo "$which $(verdict "$kind" "$o/$which-$i.log" $st) $(since "$t0")" >>"$o/runs.tsv"
+            {
+                flock -x 9
+                t0=$(now)
+                (cd "$work/$which/$dir" && timeout "$(lim 600)" sh -c "$run") >"$o/$which-$i.log" 2>&1 9>&-
+                st=$?
+                el=$(since "$t0")
+            } 9>"$CL1CC_GPU_LOCK"
+            echo "$which $(verdict "$kind" "$o/$which-$i.log" $st) $el" >>"$o/runs.tsv"
         done
     done
     [ -f "$CL1CC_DB-applied.log" ] && cp "$CL1CC_DB-applied.log" "$o/applied.log"
 done
-python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"
+[ -n "${DEVSET_IN_LANE:-}" ] || python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"

@@ -6,7 +6,10 @@
 # summary per program and the tuning database in OUT-DIR, and prints the
 # table (tune_table.py).  Needs a GPU.  Extra tune options after "--", e.g.
 # "-- --order random --kernel-evals 3".  BENCH_DEADLINE=<epoch seconds> ends
-# the run in time: later programs are not started.
+# the run in time: later programs are not started.  BENCH_LANES=N: N
+# programs at once on the one GPU (each lane its own database and
+# captures, OUT-DIR/lane-K/; the judges' GPU lock keeps every timing
+# alone on the GPU), one table over all.
 set -u
 cl1cc=$(readlink -f "$1") pb=$(readlink -f "$2") out=$3
 shift 3
@@ -18,6 +21,28 @@ done
 mkdir -p "$out"
 out=$(readlink -f "$out")
 here=$(cd "$(dirname "$0")" && pwd)
+lanes=${BENCH_LANES:-1}
+if [ "$lanes" -gt 1 ] && [ -z "${BENCH_IN_LANE:-}" ]; then
+    [ -n "$programs" ] || programs=$(cd "$pb" && find . -name '*.cu' | sort | xargs -n 1 basename | sed 's/\.cu$//')
+    pids=""
+    for lane in $(seq 1 "$lanes"); do
+        mine="" i=0
+        for p in $programs; do
+            [ $((i % lanes + 1)) = "$lane" ] && mine="$mine $p"
+            i=$((i + 1))
+        done
+        [ -n "$mine" ] || continue
+        # shellcheck disable=SC2086
+        BENCH_IN_LANE=$lane CL1CC_DB="$out/lane-$lane/tuning.db" CL1CC_CACHE_DIR=/tmp/cl1cc-bench-cache-$lane \
+            sh "$0" "$cl1cc" "$pb" "$out/lane-$lane" $mine -- $extra >"$out/lane-$lane.log" 2>&1 &
+        pids="$pids $!"
+    done
+    # shellcheck disable=SC2086
+    wait $pids
+    cat "$out"/lane-*/wall.txt 2>/dev/null | tee "$out/wall.txt"
+    python3 "$here/tune_table.py" "$out"/lane-*/*.json | tee "$out/table.txt"
+    exit 0
+fi
 export CL1CC_DB="${CL1CC_DB:-$out/tuning.db}" CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-/tmp/cl1cc-bench-cache}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

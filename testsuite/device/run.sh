@@ -21,12 +21,14 @@
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
 #   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
 #                      against tile_dot64/128, checked, ms and TFLOP/s)
-#   final PROGRAM...   judge, tiledot, then devset on PROGRAM... until
+#   final PROGRAM...   the judge's suite beside devset on PROGRAM... until
 #                      FINAL_END (epoch seconds)
 #   devset PROGRAM...  devset_flow.sh on .devset (the development set: build,
 #                      census, tune, wrapper rebuild, alternating runs; none
 #                      named: all; BENCH_BUDGET, BENCH_RUNS, BENCH_DEADLINE
-#                      as there; DEVSET_TAG=name: devset-name.tgz)
+#                      as there; DEVSET_TAG=name: devset-name.tgz;
+#                      DEVSET_LANES=N: N programs at once, BENCH_END: the
+#                      hard end; BENCH_LANES=N does the same for tune)
 # The GPU machine has no libclang 19 and no network.  Here, once:
 #   mkdir -p .deps && cd .deps && apt-get download libclang1-19 \
 #       libclang-common-19-dev libllvm19 libicu72 libz3-4 libxml2 libedit2 libcjson1
@@ -162,15 +164,19 @@ tiledot)
     tiledot
     ;;
 final)
+    # the judge's suite beside the development set's flow (DEVSET_LANES
+    # programs at once): one GPU lock for all, so every timing is alone
     end=${FINAL_END:-$(( $(date +%s) + 500 ))}
-    timeout "${FINAL_JUDGE_S:-200}" sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
-    status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
-    grep '^FAIL' "$OUT/judge.log" >>"$summary"
-    tiledot
-    export BENCH_DEADLINE=$(( end - 45 ))
-    timeout $(( end - $(date +%s) )) bash testsuite/bench/devset_flow.sh "$cl1cc" .devset /tmp/devset-out "$@" \
-        >"$OUT/devset.log" 2>&1
+    export CL1CC_GPU_LOCK=${CL1CC_GPU_LOCK:-/tmp/cl1cc-final-gpu.lock}
+    (timeout "${FINAL_JUDGE_S:-300}" sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
+        echo $? >/tmp/judge.rc) &
+    judge_pid=$!
+    export BENCH_DEADLINE=${BENCH_DEADLINE:-$(( end - 150 ))} BENCH_END=$(( end - 10 ))
+    bash testsuite/bench/devset_flow.sh "$cl1cc" .devset /tmp/devset-out "$@" >"$OUT/devset.log" 2>&1
     status "devset $*" "exit $?"
+    wait $judge_pid
+    status "gpu_judge_cheats" "exit $(cat /tmp/judge.rc) ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+    grep '^FAIL' "$OUT/judge.log" >>"$summary"
     cat /tmp/devset-out/table.txt >>"$summary" 2>/dev/null
     tar czf "$OUT/devset.tgz" -C /tmp --exclude=captures --exclude='*.db' devset-out
     ;;
