@@ -275,8 +275,10 @@ int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
         free(r);
         return -1;
     }
-    const double phases[3] = {r->build_seconds, r->check_seconds, r->timing_seconds};
-    for (int p = 0; p < 3; p++)
+    const double phases[REPORT_JUDGE_PHASES] = {r->build_seconds, r->check_seconds,
+                                                r->timing_seconds, r->check_run_seconds,
+                                                r->lock_wait_seconds};
+    for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         tk->row.judge_seconds[p] += isfinite(phases[p]) ? phases[p] : 0;
     run->ran_on_gpu = r->ran_on_gpu;
     tk->build_errors = 0;

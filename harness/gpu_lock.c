@@ -13,9 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 static int checks_exclusive;
+/* this process's seconds waiting for the lock and holding it (the runs on
+ * the GPU), and when it last took it */
+static double waited_s, held_s, taken_at;
+
+static double clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void hn_gpu_lock_totals(double *waited, double *held)
+{
+    *waited = waited_s;
+    *held = held_s;
+}
 
 void hn_gpu_lock_checks_exclusive(int on)
 {
@@ -45,6 +62,8 @@ int hn_gpu_lock(hn_gpu_use use)
 {
     char path[4200];
     lock_path(path, sizeof path);
+    double asked = clock_now();
+    taken_at = asked;
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1; /* no lock: runs as if alone (one judge per GPU) */
@@ -55,11 +74,14 @@ int hn_gpu_lock(hn_gpu_use use)
             return -1;
         }
     }
+    taken_at = clock_now();
+    waited_s += taken_at - asked;
     return fd;
 }
 
 void hn_gpu_unlock(int fd)
 {
+    held_s += clock_now() - taken_at;
     if (fd >= 0)
         close(fd); /* releases the flock */
 }

@@ -164,6 +164,9 @@ typedef enum hn_gpu_use { HN_GPU_CHECK, HN_GPU_TIME } hn_gpu_use;
 int hn_gpu_lock(hn_gpu_use use);
 void hn_gpu_unlock(int fd);
 void hn_gpu_lock_checks_exclusive(int on);
+/* this process's seconds so far waiting for the lock, and holding it
+ * (from lock to unlock: the runs on the GPU) */
+void hn_gpu_lock_totals(double *waited, double *held);
 /* 1 when dir_a/allocN.suffix_a and dir_b/allocN.suffix_b are one file
  * (hard links to the same inputs: equal without reading them) */
 int hn_alloc_same_file(const char *dir_a, const char *suffix_a, const char *dir_b,
@@ -372,6 +375,11 @@ typedef struct hn_judge_result {
     /* where the time went: building the driver, the correctness runs
      * (reference, magnitudes, every input set), the timing rounds */
     double build_seconds, check_seconds, timing_seconds, total_seconds;
+    /* of check_seconds, in the runs on the GPU (children: their start,
+     * reading inputs, the kernels, writing outputs); the rest is copies,
+     * input edits and comparisons here.  lock_wait_seconds: waiting for
+     * the GPU's lock, all steps (other judges' timings and checks) */
+    double check_run_seconds, lock_wait_seconds;
 } hn_judge_result;
 
 /* "sm_90" and the GPU's name from nvidia-smi; 0 when there is no GPU */

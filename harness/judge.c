@@ -430,10 +430,15 @@ static void share_gpu_by_size(judgement *j)
 static step_result check_captures(judgement *j)
 {
     share_gpu_by_size(j);
-    for (size_t ci = 0; ci < j->rq->n_captures; ci++)
+    double waited, held_before, held_after;
+    hn_gpu_lock_totals(&waited, &held_before);
+    step_result r = STEP_NEXT;
+    for (size_t ci = 0; r == STEP_NEXT && ci < j->rq->n_captures; ci++)
         if (check_capture(j, (int)ci) != 0)
-            return STEP_FAILED;
-    return STEP_NEXT;
+            r = STEP_FAILED;
+    hn_gpu_lock_totals(&waited, &held_after);
+    j->res->check_run_seconds = held_after - held_before;
+    return r;
 }
 
 /* ---- step: timing -------------------------------------------------------------- */
@@ -606,7 +611,8 @@ static const judge_step judge_steps[] = {
 
 int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err)
 {
-    double start = now_seconds();
+    double start = now_seconds(), waited_before, waited_after, held;
+    hn_gpu_lock_totals(&waited_before, &held);
     memset(res, 0, sizeof *res);
     if (rq->n_variants > HN_MAX_VARIANTS) {
         sb_printf(err, "at most %d variants at a time", HN_MAX_VARIANTS);
@@ -643,5 +649,7 @@ int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err)
     model_free(&j.m);
     arena_free(&j.a);
     res->total_seconds = now_seconds() - start;
+    hn_gpu_lock_totals(&waited_after, &held);
+    res->lock_wait_seconds = waited_after - waited_before;
     return r == STEP_FAILED ? -1 : 0;
 }

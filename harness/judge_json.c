@@ -27,6 +27,8 @@ static const number_key phase_keys[] = {
     {"check_seconds", offsetof(hn_judge_result, check_seconds)},
     {"timing_seconds", offsetof(hn_judge_result, timing_seconds)},
     {"total_seconds", offsetof(hn_judge_result, total_seconds)},
+    {"check_run_seconds", offsetof(hn_judge_result, check_run_seconds)},
+    {"lock_wait_seconds", offsetof(hn_judge_result, lock_wait_seconds)},
 };
 
 /* the roofline (docs/HARNESS.md, "Roofline"); null when unknown */

@@ -12,6 +12,9 @@
 
 typedef VEC(double) report_double_vec;
 
+/* a judge's phases (tune_kernel.judge_seconds) */
+enum { REPORT_JUDGE_PHASES = 5 };
+
 /* One kernel of a tuning run.  Numbers the JSON does not give are NaN
  * (counts: -1); strings it does not give are NULL. */
 typedef struct tune_kernel {
@@ -25,7 +28,9 @@ typedef struct tune_kernel {
      * limit, what it was made of, and the original's and the best
      * variant's (the original's when none beat it) percentage of it */
     double limit_ms, bytes, flops, original_pct_of_limit, best_pct_of_limit;
-    double judge_seconds[3]; /* the judges' build, checks and timing, summed */
+    /* the judges' build, checks and timing, summed; of the checks, the
+     * runs on the GPU; the waits for the GPU's lock (hn_judge_result) */
+    double judge_seconds[REPORT_JUDGE_PHASES];
     /* when each better variant came: seconds of tuning, its speedup */
     report_double_vec progress_t, progress_best;
     /* why no launch of it was captured (status "not_captured"), or NULL */

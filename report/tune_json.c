@@ -26,7 +26,8 @@ static const struct {
     {"original_pct_of_limit", offsetof(tune_kernel, original_pct_of_limit)},
     {"best_pct_of_limit", offsetof(tune_kernel, best_pct_of_limit)},
 };
-static const char *const phase_keys[3] = {"build", "checks", "timing"};
+static const char *const phase_keys[REPORT_JUDGE_PHASES] = {"build", "checks", "timing",
+                                                             "check_runs", "lock_wait"};
 
 #define K_KERNELS "kernels"
 #define K_FILE "file"
@@ -82,7 +83,7 @@ static cJSON *kernel_json(const tune_kernel *w)
     cJSON_AddNumberToObject(k, K_PASSED, (double)w->variants_passed);
     cJSON_AddNumberToObject(k, K_TUNE_SECONDS, w->tune_seconds);
     cJSON *phases = cJSON_AddObjectToObject(k, K_JUDGE_SECONDS);
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         cJSON_AddNumberToObject(phases, phase_keys[p], round(w->judge_seconds[p] * 100) / 100);
     cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
     if (w->not_captured)
@@ -174,7 +175,7 @@ static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
     tk->variants_tried = get_count(k, K_TRIED);
     tk->variants_passed = get_count(k, K_PASSED);
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(k, K_JUDGE_SECONDS);
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         tk->judge_seconds[p] = get_number(phases, phase_keys[p]);
     read_progress(k, tk);
 }
