@@ -21,14 +21,11 @@
 set -u
 cl1cc=$(readlink -f "$1") devset=$(readlink -f "$2") out=$3
 shift 3
-programs="" extra=""
-while [ $# -gt 0 ]; do
-    if [ "$1" = "--" ]; then shift; extra="$*"; break; fi
-    programs="$programs $1"; shift
-done
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lanes.sh"
+bench_args "$@"
 mkdir -p "$out"
 out=$(readlink -f "$out")
-here=$(cd "$(dirname "$0")" && pwd)
 budget=${BENCH_BUDGET:-60} runs=${BENCH_RUNS:-2}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if ! nvidia-smi -L >/dev/null 2>&1; then
@@ -47,7 +44,7 @@ lim() {
     echo "$t"
 }
 census=""
-if [ -n "${DEVSET_IN_LANE:-}" ]; then
+if [ -n "${BENCH_IN_LANE:-}" ]; then
     [ -f "$out/census.so" ] && census=$out/census.so
 else
 cupti=$(find "$cuda/" /usr/lib/x86_64-linux-gnu -name 'libcupti.so*' 2>/dev/null | head -n 1)
@@ -110,25 +107,9 @@ flags_of() { # DIR BUILD
         { printf "%s ", $0 }'
 }
 # DEVSET_LANES: the programs dealt round-robin to N copies of this script
-lanes=${DEVSET_LANES:-1}
-if [ "$lanes" -gt 1 ] && [ -z "${DEVSET_IN_LANE:-}" ]; then
+if [ "${DEVSET_LANES:-1}" -gt 1 ] && [ -z "${BENCH_IN_LANE:-}" ]; then
     [ -n "$programs" ] || programs=$(table | cut -d'|' -f1 | tr '\n' ' ')
-    set -- $programs
-    pids=""
-    for lane in $(seq 1 "$lanes"); do
-        mine="" i=0
-        for p in "$@"; do
-            [ $((i % lanes + 1)) = "$lane" ] && mine="$mine $p"
-            i=$((i + 1))
-        done
-        [ -n "$mine" ] || continue
-        # shellcheck disable=SC2086
-        DEVSET_IN_LANE=$lane bash "$0" "$cl1cc" "$devset" "$out" $mine -- $extra \
-            >"$out/lane-$lane.log" 2>&1 &
-        pids="$pids $!"
-    done
-    # shellcheck disable=SC2086
-    wait $pids
+    bench_lanes "$DEVSET_LANES" bash "$0" "$cl1cc" "$devset" "$out"
     cat "$out"/lane-*.log
     python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"
     exit 0
@@ -206,4 +187,4 @@ table | while IFS='|' read -r name dir build run kind; do
     done
     [ -f "$CL1CC_DB-applied.log" ] && cp "$CL1CC_DB-applied.log" "$o/applied.log"
 done
-[ -n "${DEVSET_IN_LANE:-}" ] || python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"
+[ -n "${BENCH_IN_LANE:-}" ] || python3 "$here/devset_table.py" "$out" | tee "$out/table.txt"

@@ -13,35 +13,25 @@
 set -u
 cl1cc=$(readlink -f "$1") pb=$(readlink -f "$2") out=$3
 shift 3
-programs="" extra=""
-while [ $# -gt 0 ]; do
-    if [ "$1" = "--" ]; then shift; extra="$*"; break; fi
-    programs="$programs $1"; shift
-done
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lanes.sh"
+bench_args "$@"
 mkdir -p "$out"
 out=$(readlink -f "$out")
-here=$(cd "$(dirname "$0")" && pwd)
-lanes=${BENCH_LANES:-1}
-if [ "$lanes" -gt 1 ] && [ -z "${BENCH_IN_LANE:-}" ]; then
+# each lane its own database, captures and cache
+bench_lane_env() {
+    echo "CL1CC_DB=$out/lane-$1/tuning.db CL1CC_CACHE_DIR=/tmp/cl1cc-bench-cache-$1"
+}
+if [ "${BENCH_LANES:-1}" -gt 1 ] && [ -z "${BENCH_IN_LANE:-}" ]; then
     [ -n "$programs" ] || programs=$(cd "$pb" && find . -name '*.cu' | sort | xargs -n 1 basename | sed 's/\.cu$//')
-    pids=""
-    for lane in $(seq 1 "$lanes"); do
-        mine="" i=0
-        for p in $programs; do
-            [ $((i % lanes + 1)) = "$lane" ] && mine="$mine $p"
-            i=$((i + 1))
-        done
-        [ -n "$mine" ] || continue
-        # shellcheck disable=SC2086
-        BENCH_IN_LANE=$lane CL1CC_DB="$out/lane-$lane/tuning.db" CL1CC_CACHE_DIR=/tmp/cl1cc-bench-cache-$lane \
-            sh "$0" "$cl1cc" "$pb" "$out/lane-$lane" $mine -- $extra >"$out/lane-$lane.log" 2>&1 &
-        pids="$pids $!"
-    done
-    # shellcheck disable=SC2086
-    wait $pids
+    bench_lanes "$BENCH_LANES" sh "$0" "$cl1cc" "$pb" "$out"
     cat "$out"/lane-*/wall.txt 2>/dev/null | tee "$out/wall.txt"
     python3 "$here/tune_table.py" "$out"/lane-*/*.json | tee "$out/table.txt"
     exit 0
+fi
+if [ -n "${BENCH_IN_LANE:-}" ]; then
+    out=$out/lane-$BENCH_IN_LANE
+    mkdir -p "$out"
 fi
 export CL1CC_DB="${CL1CC_DB:-$out/tuning.db}" CL1CC_CACHE_DIR="${CL1CC_CACHE_DIR:-/tmp/cl1cc-bench-cache}"
 work=$(mktemp -d)
