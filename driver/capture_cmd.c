@@ -232,14 +232,18 @@ static int build_and_run(const capture_cli *c, const char *out_abs, const char *
         NULL};
     sb_free(&real);
     int rc = 0;
+    double t0 = proc_now_seconds(), t1 = t0, t2 = t0;
     if (c->build && run_shell(c->build, cwd, env, err) != 0)
         rc = 1;
+    double built = proc_now_seconds();
     if (rc == 0) {
         /* the program uses the GPU as a judge's check does: it shares the
          * GPU with other judges' checks, never runs through a timing */
         int lock = hn_gpu_lock(HN_GPU_CHECK);
+        t1 = proc_now_seconds();
         if (run_shell(c->run, cwd, env, err) != 0)
             rc = 1;
+        t2 = proc_now_seconds();
         hn_gpu_unlock(lock);
     }
     if (c->build)
@@ -249,7 +253,9 @@ static int build_and_run(const capture_cli *c, const char *out_abs, const char *
     if (rc)
         log_error("capture: %s", sb_str(err));
     else
-        printf("captures under %s (compressed)\n", out_abs);
+        printf("captures under %s (compressed); build %.1f s, instrumented run %.1f s, "
+               "compression %.1f s\n",
+               out_abs, built - t0, t2 - t1, proc_now_seconds() - t2);
     return rc;
 }
 

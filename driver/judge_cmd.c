@@ -15,6 +15,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "param_dtypes.h"
 #include "frontend.h"
 #include "harness.h"
 #include "kernel_key.h"
@@ -62,31 +63,6 @@ static void find_captures(const char *dir, arena *a, cstr_vec *out)
             vec_push(out, sub);
     }
     vec_free(&names);
-}
-
-static hn_dtype pointee_dtype(const kernel_param *p)
-{
-    if (!p->is_pointer)
-        return HN_BYTES;
-    /* "const float *__restrict" -> "float" */
-    char base[256];
-    snprintf(base, sizeof base, "%s", p->canonical_type);
-    char *star = strrchr(base, '*');
-    if (star)
-        *star = '\0';
-    char *s = base;
-    if (strncmp(s, "const ", 6) == 0)
-        s += 6;
-    if (strncmp(s, "volatile ", 9) == 0)
-        s += 9;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '*'))
-        s[--n] = '\0';
-    char *c = strstr(s, " const");
-    if (c)
-        *c = '\0';
-    hn_dtype t;
-    return hn_dtype_parse(s, &t) == 0 ? t : HN_BYTES;
 }
 
 /* the driver is built for the GPU present: the user's own arch options go */
@@ -278,9 +254,19 @@ static const kernel *find_kernel(hn_judge_request *rq, tu_model *m)
         log_error("judge: %s has no kernel %s", rq->file, rq->kernel);
         return NULL;
     }
-    for (size_t i = 0; i < k->params.len && i < HN_MAX_ARGS; i++)
-        rq->param_dtypes[i] = pointee_dtype(&k->params.items[i]);
+    /* a template kernel's `T *`: T as the captured instantiations name it */
+    const char **instances = xcalloc(rq->n_captures + 1, sizeof *instances);
+    hn_capture *caps = xcalloc(rq->n_captures + 1, sizeof *caps);
+    size_t n = 0;
+    strbuf ignored = {0};
+    for (size_t i = 0; k->is_template && i < rq->n_captures; i++)
+        if (hn_capture_read(rq->captures[i], &caps[n], &ignored) == 0)
+            instances[n] = caps[n].instance, n++;
+    sb_free(&ignored);
+    driver_param_dtypes(k, instances, n, rq->param_dtypes, HN_MAX_ARGS);
     rq->n_param_dtypes = k->params.len;
+    free(instances);
+    free(caps);
     return k;
 }
 

@@ -32,6 +32,11 @@ static const struct {
     {"__half", HN_F16},  {"float16", HN_F16},  {"bfloat16", HN_BF16},
     {"__nv_bfloat16", HN_BF16}, {"float", HN_F32}, {"float32", HN_F32},
     {"double", HN_F64},  {"float64", HN_F64},
+    /* C's integer types as clang spells them canonically (LP64, CUDA's) */
+    {"char", HN_I8},     {"signed char", HN_I8}, {"unsigned char", HN_U8}, {"bool", HN_U8},
+    {"short", HN_I16},   {"unsigned short", HN_U16}, {"int", HN_I32},
+    {"unsigned int", HN_U32}, {"long", HN_I64}, {"unsigned long", HN_U64},
+    {"long long", HN_I64}, {"unsigned long long", HN_U64},
 };
 
 hn_tolerance hn_default_tolerance(hn_dtype t)

@@ -47,7 +47,7 @@ static const number_key roofline_keys[] = {
 
 enum {
     N_TIMING = sizeof timing_keys / sizeof timing_keys[0],
-    N_PHASES = 4,
+    N_PHASES = sizeof phase_keys / sizeof phase_keys[0],
     N_ROOFLINE = sizeof roofline_keys / sizeof roofline_keys[0]
 };
 
