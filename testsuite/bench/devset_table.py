@@ -42,10 +42,23 @@ def captured(path):
 
 def matches(launched, caps):
     """a launched name counts as captured when a captured name is it or
-    its unqualified form (the capture's kernel name may lack namespaces)"""
-    norm = lambda n: re.sub(r"\s+", "", n)
+    its unqualified form (the capture's kernel name may lack namespaces),
+    integer literals compared without their suffixes (the census's
+    demangled `k<128u>` is the source's `k<128>`); an instantiation whose
+    arguments are spelled apart (`(Phase)0`, `Phase::Prefill`) counts when
+    it is its kernel's only one launched and that kernel was captured"""
+    def norm(n):
+        n = re.sub(r"\s+", "", n)
+        return re.sub(r"\b(\d+)(?:u|l|ul|lu|ll|ull|llu)\b", r"\1", n, flags=re.I)
+    base = lambda n: norm(n).split("<")[0].split("::")[-1]
     cap = {norm(c) for c in caps} | {norm(c).split("::")[-1] for c in caps}
-    return [n for n in launched if norm(n) in cap or norm(n).split("::")[-1] in cap]
+    cap_bases = {base(c) for c in caps}
+    per_base = {}
+    for n in launched:
+        per_base[base(n)] = per_base.get(base(n), 0) + 1
+    return [n for n in launched
+            if norm(n) in cap or norm(n).split("::")[-1] in cap
+            or (per_base[base(n)] == 1 and base(n) in cap_bases)]
 
 
 def runs(path):
