@@ -90,6 +90,10 @@ log_level log_get_level(void);
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A one-line reason from another cl1cc's stderr text: its last error line
+ * with the lines after it (a child's own messages) joined by " / ", else
+ * the last line; at most size - 1 characters into out. */
+void log_error_line(const char *text, char *out, size_t size);
 /* An internal inconsistency: a bug in cl1cc, never a user error. */
 _Noreturn void log_bug(const char *file, int line, const char *msg);
 #define CL_ASSERT(c) ((c) ? (void)0 : log_bug(__FILE__, __LINE__, #c))

@@ -205,29 +205,22 @@ int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *p
     return 0;
 }
 
-/* the last line of a file, for a one-line reason */
-static void last_line(const char *path, char *out, size_t size)
+/* a one-line reason from the judge's stderr (log_error_line) */
+static void failure_line(const char *path, char *out, size_t size)
 {
     char *text = NULL;
     out[0] = '\0';
     if (file_read_all(path, 1 << 20, &text, NULL) != 0)
         return;
-    const char *last = text;
-    for (const char *p = text; *p; p++)
-        if (p[0] == '\n' && p[1])
-            last = p + 1;
-    snprintf(out, size, "%.300s", last);
-    char *nl = strchr(out, '\n');
-    if (nl)
-        *nl = '\0';
+    log_error_line(text, out, size);
     free(text);
 }
 
-/* why the judge failed: the last line of its stderr, or the pool's word */
+/* why the judge failed: its error line from stderr, or the pool's word */
 static void judge_failure(const round_job *rj, const pool_job *pj, tune_target *tk)
 {
-    char why[320];
-    last_line(rj->err_path, why, sizeof why);
+    char why[600];
+    failure_line(rj->err_path, why, sizeof why);
     if (!why[0])
         snprintf(why, sizeof why, "%s", pj->detail);
     snprintf(tk->detail, sizeof tk->detail, "the judge failed (%s, exit %d): %s", pj->status,

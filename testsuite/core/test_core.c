@@ -243,6 +243,25 @@ static void test_launch_text(void)
     arena_free(&a);
 }
 
+static void test_error_line(void)
+{
+    char out[128];
+    log_error_line("nvcc warning\ncl1cc: error: judge: the original failed: exit status 1:\n"
+                   "child says why\n",
+                   out, sizeof out);
+    CHECK(strcmp(out, "cl1cc: error: judge: the original failed: exit status 1: / child says why") ==
+          0);
+    log_error_line("cl1cc: error: first\ncl1cc: error: second\n", out, sizeof out);
+    CHECK(strcmp(out, "cl1cc: error: second") == 0);
+    log_error_line("just some\nlines\n\n", out, sizeof out);
+    CHECK(strcmp(out, "lines") == 0);
+    log_error_line("", out, sizeof out);
+    CHECK(strcmp(out, "") == 0);
+    char tiny[8];
+    log_error_line("cl1cc: error: long", tiny, sizeof tiny);
+    CHECK(strlen(tiny) < sizeof tiny);
+}
+
 int main(void)
 {
     test_strbuf();
@@ -252,5 +271,6 @@ int main(void)
     test_expr_text();
     test_launch_rule();
     test_launch_text();
+    test_error_line();
     return CHECK_REPORT("test_core");
 }
