@@ -233,6 +233,52 @@ typedef struct input_set {
     const char *in, *want, *mag;
 } input_set;
 
+/* the kernel's __device__ and __constant__ variables, ", "-separated into
+ * out ("" when none): state a capture of its arguments does not hold */
+static void global_state(const judgement *j, strbuf *out)
+{
+    const kernel *k = &j->m.kernels.items[j->kernel_index];
+    for (size_t i = 0; i < k->deps.len; i++) {
+        const dependency *d = &j->m.decls.items[k->deps.items[i]];
+        if (d->kind == DECL_VARIABLE && d->space &&
+            (strcmp(d->space, "constant") == 0 || strcmp(d->space, "device") == 0))
+            sb_printf(out, "%s__%s__ %s", out->len ? ", " : "", d->space, d->name);
+    }
+}
+
+/* The original did not reproduce capture c: a second run on the same
+ * inputs tells a nondeterministic kernel (the runs differ: atomics decide
+ * an order) from one that reads state the capture lacks (they agree) */
+static void explain_no_reproduction(judgement *j, const hn_capture *c, int ci, const char *meta,
+                                    const char *ref, const char *mag, const char *detail)
+{
+    const char *again = judge_make_dir(j->rq, &j->a, "again%d-%d", ci, 0);
+    char differ[512] = "";
+    run_outcome r = again ? judge_run_driver(j->exe, 0, meta, c->dir, again, 0, j->set->timeout_s)
+                          : (run_outcome){0};
+    strbuf ignored = {0};
+    int same = r.ok && judge_compare_dirs(j->rq, c, ref, "out", again, mag, differ, sizeof differ,
+                                          &ignored) == 0;
+    sb_free(&ignored);
+    if (r.ok && !same) {
+        sb_printf(j->err,
+                  "the original kernel is nondeterministic: two runs on capture %s's inputs "
+                  "differ (%s), so its outputs cannot judge a variant",
+                  c->dir, differ);
+        return;
+    }
+    strbuf state = {0};
+    global_state(j, &state);
+    sb_printf(j->err,
+              "the original kernel does not reproduce capture %s (%s), though it runs the same "
+              "twice: it depends on state the capture lacks%s%s",
+              c->dir, detail, state.len ? " (it uses " : "",
+              state.len ? sb_str(&state) : "");
+    if (state.len)
+        sb_puts(j->err, ", which captures do not hold)");
+    sb_free(&state);
+}
+
 /* The original runs on the capture and reproduces its outputs, into ref:
  * within the tolerance on |want|, or, where a float sum's order varies
  * (atomics), on the magnitudes of its run on absolute inputs, as the
@@ -246,17 +292,16 @@ static int check_reference(judgement *j, const hn_capture *c, int ci, const char
         return -1;
     }
     char detail[512];
+    const char *mag = NULL;
     int d = judge_compare_dirs(j->rq, c, c->dir, "out", ref, NULL, detail, sizeof detail, j->err);
     if (d > 0) {
-        const char *mag = judge_run_magnitudes(j->rq, j->exe, c, meta, c->dir, ci, -1, &j->a);
+        mag = judge_run_magnitudes(j->rq, j->exe, c, meta, c->dir, ci, -1, &j->a);
         if (mag)
             d = judge_compare_dirs(j->rq, c, c->dir, "out", ref, mag, detail, sizeof detail,
                                    j->err);
     }
     if (d > 0)
-        sb_printf(j->err, "the original kernel does not reproduce capture %s (%s): "
-                          "nondeterministic, or it depends on state the capture lacks",
-                  c->dir, detail);
+        explain_no_reproduction(j, c, ci, meta, ref, mag, detail);
     return d == 0 ? 0 : -1;
 }
 

@@ -142,6 +142,28 @@ fi
 
 running_extrema
 
+# kernels no capture can judge, each with its reason named: one reads a
+# __constant__ array the program set (state the capture lacks), one writes
+# where its atomics put the elements (nondeterministic)
+cp "$here/unjudgeable.cu" "$work/"
+if "$cl1cc" capture --out "$work/cap4" --build "nvcc $flags -o un unjudgeable.cu" --run ./un unjudgeable.cu >capture4.log 2>&1; then
+    tag4=$(ls -d "$work"/cap4/unjudgeable.cu-*)
+    for k in scale_by_coef:k0:"depends on state the capture lacks (it uses __constant__ coef" \
+        compact_positive:k1:"the original kernel is nondeterministic"; do
+        name=${k%%:*} rest=${k#*:}
+        "$cl1cc" judge unjudgeable.cu "$name" --captures "$tag4/${rest%%:*}" --timeout 20 \
+            --variant "$v/$name.same.cu" -- $flags >"judge_$name.txt" 2>"judge_$name.err"
+        rc=$?
+        if [ $rc -ne 0 ] && grep -qF "${rest#*:}" "judge_$name.err"; then
+            echo "ok: $name: not judged: $(tail -n 1 "judge_$name.err")"
+        else
+            echo "FAIL: $name: expected the judge to refuse with '${rest#*:}' (exit $rc)"; cat "judge_$name.err"; fail=1
+        fi
+    done
+else
+    echo "FAIL: capture of unjudgeable"; cat capture4.log; fail=1
+fi
+
 # verified variants recorded: nothing else may be in the database
 n=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select count(*) from variants where verified=1').fetchone()[0])" "$CL1CC_DB" 2>/dev/null || echo "?")
 [ "$n" = 2 ] && echo "ok: 2 verified variants recorded" || { echo "FAIL: $n verified variants recorded, expected 2"; fail=1; }
