@@ -42,9 +42,15 @@ int hn_gpu_detect(char *arch, size_t arch_len, char *name, size_t name_len)
     return ok ? 1 : 0;
 }
 
-/* nvcc's command line for the driver: the TU's folder on the include path */
+/* nvcc's command line for the driver: the TU's folder on the include path.
+ * unused_host_code: the driver holds the whole TU, host code too, which may
+ * call functions of the program's other files (eigenvalues' bisect_large.cu
+ * calls matlab.cpp's writeTridiagSymMatlab); the driver never runs it, so
+ * the link drops the functions nothing reaches (each host function in its
+ * own section, --gc-sections) and their references with them.  Only after
+ * a plain link failed on them: the driver is otherwise built as always. */
 static void nvcc_argv(const hn_judge_request *rq, const char *arch, const char *cu,
-                      const char *exe, cstr_vec *argv, arena *a)
+                      const char *exe, int unused_host_code, cstr_vec *argv, arena *a)
 {
     char *dir = arena_strdup(a, rq->file);
     char *slash = strrchr(dir, '/');
@@ -60,6 +66,12 @@ static void nvcc_argv(const hn_judge_request *rq, const char *arch, const char *
     vec_push(argv, cu);
     vec_push(argv, "-o");
     vec_push(argv, exe);
+    if (unused_host_code) {
+        static const char *const drop[] = {"-Xcompiler", "-ffunction-sections", "-Xlinker",
+                                           "--gc-sections"};
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+            vec_push(argv, drop[i]);
+    }
     vec_push(argv, NULL);
 }
 
@@ -103,15 +115,20 @@ int judge_build_driver(const hn_judge_request *rq, const tu_model *m, size_t ker
         sb_printf(log, "%s: %s\n", cu, strerror(errno));
         return -1;
     }
-    cstr_vec argv = {0};
-    nvcc_argv(rq, arch, cu, exe, &argv, a);
     proc_options po = judge_child_options(300, 0);
     proc_result r;
-    rc = proc_run(argv.items, &po, &r) == 0 && r.exited && r.exit_code == 0 ? 0 : -1;
-    if (rc != 0)
-        sb_printf(log, "nvcc %s failed:\n%s%s\n", cu, sb_str(&r.out), sb_str(&r.err));
-    proc_result_free(&r);
-    vec_free(&argv);
+    for (int drop = 0; drop < 2; drop++) {
+        cstr_vec argv = {0};
+        nvcc_argv(rq, arch, cu, exe, drop, &argv, a);
+        rc = proc_run(argv.items, &po, &r) == 0 && r.exited && r.exit_code == 0 ? 0 : -1;
+        vec_free(&argv);
+        int unresolved = rc != 0 && strstr(sb_str(&r.err), "undefined reference") != NULL;
+        if (rc != 0 && (drop || !unresolved))
+            sb_printf(log, "nvcc %s failed:\n%s%s\n", cu, sb_str(&r.out), sb_str(&r.err));
+        proc_result_free(&r);
+        if (rc == 0 || !unresolved)
+            break;
+    }
     return rc;
 }
 

@@ -48,5 +48,20 @@ grep -q "scale_clamp.grid_sm.cu *not_run" out.txt ||
     { echo "FAIL: the driver with a grid.x sm variant (one more parameter, its grid sized at run time) did not build"; fail=1; }
 grep -q "^no GPU on this machine: built the replay driver and every variant; verifying and timing them was skipped" out.txt ||
     { echo "FAIL: no plain message about what was skipped"; fail=1; }
+
+# a TU whose host code calls a function of another file of the program (as
+# eigenvalues' bisect_large.cu calls matlab.cpp's): the driver holds the
+# whole TU, never runs that code, and must still link
+sed 's/^int main()/void write_results(const float *, int);\
+void report(const float *h, int n) { write_results(h, n); }\
+int main()/' vector_scale.cu >two_files.cu
+"$cl1cc" judge two_files.cu scale_clamp --captures cap --variant "$here/variants/scale_clamp.correct.cu" \
+    -- -O3 -arch=sm_90 >out2.txt 2>err2.txt
+rc=$?
+if [ $rc -eq 0 ] && grep -q "scale_clamp.correct.cu *not_run" out2.txt; then
+    echo "ok: the driver of a TU calling another file's host function links"
+else
+    echo "FAIL: the driver of a TU calling another file's host function (exit $rc)"; cat out2.txt err2.txt; fail=1
+fi
 [ $fail -eq 0 ] && echo "ok: without a GPU the judge builds everything and says what it skipped"
 exit $fail
