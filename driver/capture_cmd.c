@@ -250,12 +250,16 @@ static int build_and_run(const capture_cli *c, const char *out_abs, const char *
         adopt_captures(c, copies, out_abs, a);
     if (rc == 0 && hn_captures_compress(out_abs, err) != 0)
         log_warn("capture: %s", sb_str(err)); /* raw files still serve */
+    double phases[HN_CAPTURE_PHASES] = {built - t0, t2 - t1, proc_now_seconds() - t2};
+    if (rc == 0 && hn_capture_phases_write(out_abs, phases) != 0)
+        log_warn("capture: %s: %s", out_abs, strerror(errno)); /* only a report */
     if (rc)
         log_error("capture: %s", sb_str(err));
     else
         printf("captures under %s (compressed); build %.1f s, instrumented run %.1f s, "
                "compression %.1f s\n",
-               out_abs, built - t0, t2 - t1, proc_now_seconds() - t2);
+               out_abs, phases[HN_CAPTURE_BUILD], phases[HN_CAPTURE_RUN],
+               phases[HN_CAPTURE_COMPRESS]);
     return rc;
 }
 

@@ -120,6 +120,7 @@ typedef struct tune_loop {
     double started;
     double tuning_started;  /* the capture's end: first verdicts count from it */
     double capture_seconds; /* the capture's build and run */
+    double capture_phases[HN_CAPTURE_PHASES]; /* its build, run, compression; 0 unknown */
     int recording; /* a judgement ran on a GPU: results go to the database */
     tunedb *db;
 } tune_loop;

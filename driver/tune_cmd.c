@@ -54,8 +54,11 @@ static int tune(tune_session *s)
     double capture_started = tune_now();
     if (tune_capture(s) != 0)
         return 1;
-    if (s->o.run_cmd)
+    if (s->o.run_cmd) {
         s->loop.capture_seconds = tune_now() - capture_started;
+        if (hn_capture_phases_read(s->captures, s->loop.capture_phases) != 0)
+            memset(s->loop.capture_phases, 0, sizeof s->loop.capture_phases);
+    }
     tune_detect_gpu(s);
     if (tune_find_targets(s) != 0)
         return 1;

@@ -114,6 +114,8 @@ int tune_report(tune_session *s)
     run.budget_evaluations = s->o.kernel_evals;
     run.wall_seconds = tune_now() - s->loop.started;
     run.capture_seconds = s->loop.capture_seconds;
+    run.capture_build_seconds = s->loop.capture_phases[HN_CAPTURE_BUILD];
+    run.capture_run_seconds = s->loop.capture_phases[HN_CAPTURE_RUN];
     for (size_t i = 0; i < s->targets.len; i++) {
         tune_target *tk = &s->targets.items[i];
         finish_row(tk);

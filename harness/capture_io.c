@@ -282,3 +282,41 @@ int hn_captures_compress(const char *root, strbuf *err)
     }
     return 0;
 }
+
+#define CAPTURE_PHASES_FILE "capture-seconds"
+static const char *const capture_phase_names[HN_CAPTURE_PHASES] = {"build", "run", "compress"};
+
+int hn_capture_phases_write(const char *root, const double seconds[HN_CAPTURE_PHASES])
+{
+    char path[4200], text[256];
+    size_t n = 0;
+    for (int p = 0; p < HN_CAPTURE_PHASES; p++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s %.3f\n", capture_phase_names[p],
+                              seconds[p]);
+    snprintf(path, sizeof path, "%s/" CAPTURE_PHASES_FILE, root);
+    return file_write_atomic(path, text, n);
+}
+
+int hn_capture_phases_read(const char *root, double seconds[HN_CAPTURE_PHASES])
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/" CAPTURE_PHASES_FILE, root);
+    char *text;
+    if (file_read_all(path, 4096, &text, NULL) != 0)
+        return -1;
+    int found = 0;
+    for (const char *line = text; *line;) {
+        char name[32];
+        double v;
+        if (sscanf(line, "%31s %lf", name, &v) == 2)
+            for (int p = 0; p < HN_CAPTURE_PHASES; p++)
+                if (strcmp(name, capture_phase_names[p]) == 0) {
+                    seconds[p] = v;
+                    found |= 1 << p;
+                }
+        const char *nl = strchr(line, '\n');
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    free(text);
+    return found == (1 << HN_CAPTURE_PHASES) - 1 ? 0 : -1;
+}

@@ -150,6 +150,12 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
  * 0, or -1 when some file could not be (left raw). */
 #define HN_COMPRESS_MAX_BYTES ((size_t)16 << 20)
 int hn_captures_compress(const char *root, strbuf *err);
+/* A capture's phases, in seconds (root/capture-seconds): the instrumented
+ * build, the program's run, the compression.  write: 0 or -1; read: 0
+ * with all three, or -1 (no such file, or not three numbers). */
+enum { HN_CAPTURE_BUILD, HN_CAPTURE_RUN, HN_CAPTURE_COMPRESS, HN_CAPTURE_PHASES };
+int hn_capture_phases_write(const char *root, const double seconds[HN_CAPTURE_PHASES]);
+int hn_capture_phases_read(const char *root, double seconds[HN_CAPTURE_PHASES]);
 /* dir/allocN.suffix (or .suffix.gz), exactly size bytes, into a heap
  * buffer.  Outputs a run left as its inputs were are often a hard link to
  * the inputs' file (the capture and the replay driver write them so). */

@@ -44,6 +44,8 @@ typedef struct tune_run {
     int ran_on_gpu; /* 1, 0, or -1 when not said */
     double budget_seconds, wall_seconds;
     double capture_seconds; /* the capture's build and run; 0: none here */
+    /* of it, the instrumented build and the program's run (0: not known) */
+    double capture_build_seconds, capture_run_seconds;
     long budget_evaluations;
     VEC(tune_kernel) kernels;
 } tune_run;

@@ -51,6 +51,8 @@ static const char *const phase_keys[REPORT_JUDGE_PHASES] = {"build", "checks", "
 #define K_BUDGET_EVALUATIONS "evaluations"
 #define K_WALL_SECONDS "wall_seconds"
 #define K_CAPTURE_SECONDS "capture_seconds"
+#define K_CAPTURE_BUILD_SECONDS "capture_build_seconds"
+#define K_CAPTURE_RUN_SECONDS "capture_run_seconds"
 #define K_FIRST_VERDICT "first_verdict_seconds"
 
 #define MS_FIELD(k, i) (*(double *)((char *)(k) + ms_keys[i].offset))
@@ -116,6 +118,10 @@ int report_write_tune(const tune_run *run, const char *path, strbuf *err)
     cJSON_AddNumberToObject(root, K_WALL_SECONDS, run->wall_seconds);
     if (run->capture_seconds > 0)
         cJSON_AddNumberToObject(root, K_CAPTURE_SECONDS, run->capture_seconds);
+    if (run->capture_build_seconds > 0 || run->capture_run_seconds > 0) {
+        cJSON_AddNumberToObject(root, K_CAPTURE_BUILD_SECONDS, run->capture_build_seconds);
+        cJSON_AddNumberToObject(root, K_CAPTURE_RUN_SECONDS, run->capture_run_seconds);
+    }
     cJSON *ks = cJSON_AddArrayToObject(root, K_KERNELS);
     for (size_t i = 0; i < run->kernels.len; i++)
         cJSON_AddItemToArray(ks, kernel_json(&run->kernels.items[i]));
@@ -196,6 +202,9 @@ static void read_run(const cJSON *root, tune_run *out, arena *a)
     out->wall_seconds = get_number(root, K_WALL_SECONDS);
     double capture = get_number(root, K_CAPTURE_SECONDS);
     out->capture_seconds = isfinite(capture) ? capture : 0;
+    double build = get_number(root, K_CAPTURE_BUILD_SECONDS), ran = get_number(root, K_CAPTURE_RUN_SECONDS);
+    out->capture_build_seconds = isfinite(build) ? build : 0;
+    out->capture_run_seconds = isfinite(ran) ? ran : 0;
 }
 
 int report_parse_tune(const char *json, arena *a, tune_run *out, strbuf *err)

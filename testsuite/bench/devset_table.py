@@ -3,7 +3,8 @@
 the user's kernels launched (the CUPTI census, each instantiation apart;
 cub/thrust/CCCL kernels counted apart as library), captured (a capture's
 kernel or instantiation names it), judged (tune gave a verdict on
-variants), the capture's and tune's seconds, seconds to the first verdict,
+variants), the capture's seconds (all, and of them the instrumented
+program's run) and tune's, seconds to the first verdict,
 best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
 of the alternating runs) and the self-checks."""
 import json
@@ -79,7 +80,7 @@ def runs(path):
 
 
 out = sys.argv[1]
-print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} "
+print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} {'cap_run':>7} "
       f"{'first_s':>7} {'tune_s':>6} {'e2e':>6}  {'checks':<22} best speedup per kernel")
 tot_l = tot_c = tot_j = 0
 for name in sorted(os.listdir(out)):
@@ -112,6 +113,7 @@ for name in sorted(os.listdir(out)):
     fmt = lambda v, f: f.format(v) if isinstance(v, (int, float)) else "-"
     print(f"{name:<20} {fmt(n_l, '{}'):>8} {fmt(len(lib) if lib is not None else None, '{}'):>4} "
           f"{n_c:>8} {len(judged):>6} {fmt(cap_s, '{:.1f}'):>6} "
+          f"{fmt(tj.get('capture_run_seconds'), '{:.1f}'):>7} "
           f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(r['tune_s'], '{:.0f}'):>6} "
           f"{e2e:>6}  {checks:<22} {best}")
 if tot_l:

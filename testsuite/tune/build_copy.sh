@@ -94,6 +94,10 @@ assert ks["scale"]["not_captured"] == "launched, but no GPU here to capture it o
 assert ks["bump_all"]["not_captured"].startswith("launched from a macro"), ks["bump_all"]
 assert ks["never_launched"]["not_captured"].startswith("never launched"), ks["never_launched"]
 print("ok: each kernel's not_captured reason in the JSON")
+run = json.load(open(sys.argv[1]))
+assert run["capture_build_seconds"] > 0 and run["capture_run_seconds"] >= 0, run
+assert run["capture_seconds"] >= run["capture_build_seconds"] + run["capture_run_seconds"], run
+print("ok: the capture's build and run seconds apart in the JSON")
 PY
 fi
 
