@@ -43,9 +43,13 @@ static int is_stop_signal(int sig)
 }
 
 /* Runs argv (stdout/stderr to the files, or inherited when NULL) and waits.
- * A stop signal that reaches cl1cc meanwhile is passed on to nvcc (a group
- * signal reached it already: nvcc exits 2 on SIGINT) and *stopped is set.
- * 0, or -1 when nvcc could not start. */
+ * A stop signal that reaches cl1cc meanwhile sets *stopped, and is passed
+ * on to nvcc if nvcc still runs half a second later: nvcc shares cl1cc's
+ * process group, so a signal to the group (Ctrl-C, make's) reached it
+ * already, and a second SIGINT during its cleanup made it exit 255, not 2;
+ * a signal to cl1cc alone still stops nvcc.  0, or -1 when nvcc could not
+ * start. */
+#define PASS_STOP_AFTER_S 0.5
 static int run_nvcc(const char *const *argv, const char *out, const char *err_path,
                     proc_result *res, int *stopped)
 {
@@ -67,10 +71,16 @@ static int run_nvcc(const char *const *argv, const char *out, const char *err_pa
     sb_init(&res->err);
     if (proc_spawn(argv, &po, &child, &spawn_errno) == 0) {
         proc_child *list[1] = {&child};
+        double caught_at = 0;
         for (;;) {
             if (caught && !passed) {
-                passed = 1;
-                proc_child_signal(&child, caught);
+                double now = proc_now_seconds();
+                if (caught_at == 0)
+                    caught_at = now;
+                else if (now - caught_at >= PASS_STOP_AFTER_S) {
+                    passed = 1;
+                    proc_child_signal(&child, caught);
+                }
             }
             proc_result_free(res);
             int done = proc_child_poll(&child, res);
@@ -78,7 +88,7 @@ static int run_nvcc(const char *const *argv, const char *out, const char *err_pa
                 rc = done > 0 ? 0 : -1;
                 break;
             }
-            proc_wait_children(list, 1, 0.2, NULL);
+            proc_wait_children(list, 1, caught ? 0.05 : 0.2, NULL);
         }
     } else {
         res->spawn_failed = 1;
@@ -88,6 +98,17 @@ static int run_nvcc(const char *const *argv, const char *out, const char *err_pa
         sigaction(stop_signals[i], &old[i], NULL);
     *stopped = caught || (rc == 0 && res->signaled && is_stop_signal(res->signal));
     return rc;
+}
+
+int splice_end_as_stopped(int sig)
+{
+    tempfiles_cleanup();
+    if (sig == SIGINT)
+        return 2;
+    signal(sig, SIG_DFL);
+    fflush(NULL);
+    raise(sig);
+    return 128 + sig;
 }
 
 /* cl1cc ends as nvcc ended: its exit status, or the signal that killed it */
@@ -349,7 +370,10 @@ int splice_plan_compile(const char *nvcc, int argc, char **argv, const nvcc_cmdl
     const char *err_log = splice_dir_output(&p.dir, "nvcc.err", &a);
     rc = run_nvcc((const char *const *)p.argv.items, out_log, err_log, &res, &stopped);
     if (stopped) {
-        status = end_as(&res);
+        /* the user's nvcc had finished: cl1cc ends as nvcc does for the
+         * signal, not with what its own nvcc said (255 when the signal
+         * reached nvcc's cicc first) */
+        status = splice_end_as_stopped(caught ? caught : res.signal);
         proc_result_free(&res);
         goto done;
     }

@@ -40,6 +40,10 @@ splice_status splice_plan_make(const nvcc_cmdline *cl, splice_plan *plan, strbuf
  * replaces nvcc's when that compile succeeds, else a warning says so.  The
  * status cl1cc exits with (nvcc's; a signal that stopped nvcc is raised
  * again), or -1 with err set when nothing ran: the caller runs plain nvcc. */
+/* cl1cc ends as nvcc ends for a stop signal that reached it outside nvcc's
+ * own run (reading the TU, its own compile of the spliced copy): SIGINT
+ * with nvcc's status 2, the others by the signal; the temporaries go */
+int splice_end_as_stopped(int sig);
 int splice_plan_compile(const char *nvcc, int argc, char **argv, const nvcc_cmdline *cl,
                         const splice_plan *plan, strbuf *err);
 void splice_plan_free(splice_plan *plan);

@@ -77,11 +77,14 @@ static void restore_xfsz(void)
     xfsz_changed = 0;
 }
 
-/* A stop signal while cl1cc reads the TU (before any nvcc ran) is noted,
- * the reading ends (the frontend's child got the group's signal too), and
- * cl1cc then ends as nvcc does for it: SIGINT with nvcc's status 2, the
- * others by the signal (testsuite/faults/signals.sh checks SIGINT at
- * every point of a run against nvcc's own status) */
+/* A stop signal that reaches cl1cc outside an nvcc run (while it reads
+ * the TU, between its nvcc runs, before it execs nvcc) is noted from the
+ * start of the command to its end, and cl1cc then ends as nvcc does for
+ * it: SIGINT with nvcc's status 2, the others by the signal.  (During an
+ * nvcc run splice_compile.c's handler passes it on and cl1cc ends as nvcc
+ * ended.)  testsuite/faults/signals.sh checks SIGINT at every point of a
+ * run against nvcc's own status: under load a signal fell in the gaps
+ * between the handlers and killed cl1cc with status 130. */
 static const int planning_stops[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 #define N_PLANNING_STOPS (sizeof planning_stops / sizeof *planning_stops)
 static volatile sig_atomic_t planning_stopped;
@@ -92,8 +95,13 @@ static void on_planning_stop(int sig)
     planning_stopped = sig;
 }
 
+static int stops_noted;
+
 static void note_stops_while_planning(int on)
 {
+    if (on == stops_noted)
+        return;
+    stops_noted = on;
     for (size_t i = 0; i < N_PLANNING_STOPS; i++) {
         if (!on) {
             sigaction(planning_stops[i], &planning_old[i], NULL);
@@ -109,15 +117,6 @@ static void note_stops_while_planning(int on)
     }
 }
 
-static int end_as_stopped(int sig)
-{
-    tempfiles_cleanup();
-    if (sig == SIGINT)
-        return 2;
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig;
-}
 
 static int phase_makes_code(nvcc_phase p)
 {
@@ -131,6 +130,11 @@ static int plain(const char *nvcc, int argc, char **argv, nvcc_cmdline *cl, strb
         nvcc_cmdline_free(cl);
     sb_free(b);
     restore_xfsz();
+    note_stops_while_planning(0);
+    if (planning_stopped) {
+        sb_free(a);
+        return splice_end_as_stopped(planning_stopped);
+    }
     int rc = driver_exec_nvcc(nvcc, argc, argv);
     sb_free(a);
     return rc;
@@ -138,6 +142,11 @@ static int plain(const char *nvcc, int argc, char **argv, nvcc_cmdline *cl, strb
 
 int cmd_wrap_nvcc(int argc, char **argv)
 {
+    /* the temporaries' handlers first (splice_plan_compile would install
+     * them over the noting one later, and a stop between two nvcc runs then
+     * killed cl1cc with 130); the noting handler over them */
+    tempfiles_install_handlers();
+    note_stops_while_planning(1);
     strbuf nvcc, err;
     sb_init(&nvcc);
     sb_init(&err);
@@ -186,14 +195,12 @@ int cmd_wrap_nvcc(int argc, char **argv)
     splice_plan plan;
     const char *capture_files = config_capture_files();
     const char *capture_dir = config_capture_dir();
-    note_stops_while_planning(1);
     splice_status st = capture_files && capture_dir
                            ? splice_plan_capture(&cl, capture_files, capture_dir, &plan, &err)
                            : splice_plan_make(&cl, &plan, &err);
-    note_stops_while_planning(0);
     if (planning_stopped) {
         splice_plan_free(&plan);
-        return end_as_stopped(planning_stopped);
+        return splice_end_as_stopped(planning_stopped);
     }
     if (st == SPLICE_NOTHING) {
         log_verbose("%s", err.len ? sb_str(&err) : "nothing to apply: plain nvcc");
@@ -208,6 +215,12 @@ int cmd_wrap_nvcc(int argc, char **argv)
     int rc = splice_plan_compile(real, argc, argv, &cl, &plan, &err);
     splice_plan_free(&plan);
     tempfiles_cleanup();
+    if (planning_stopped) { /* between its nvcc runs */
+        nvcc_cmdline_free(&cl);
+        sb_free(&err);
+        sb_free(&nvcc);
+        return splice_end_as_stopped(planning_stopped);
+    }
     if (rc < 0) {
         log_warn("%s; running plain nvcc", sb_str(&err));
         return plain(real, argc, argv, &cl, &nvcc, &err);
