@@ -1,8 +1,10 @@
 // tile_dot_check.cu: the fixture gemm (testsuite/policy/fixtures/dots.cu,
 // PolyBench's gemm kernel with run-time sizes) against its tile_dot64 and
-// tile_dot128 variants as the transform writes them (tile_dot_variants.cuh,
-// from tile_dot_gen.sh), on the original's launch (32x8 blocks): results
-// compared with the original's, time and TFLOP/s of each.
+// tile_dot128 variants as the transform writes them (the policy goldens
+// testsuite/policy/expected/gemm.tile_dot{64,128}distinctshape32x8x1.cu,
+// which the policy golden tests hold to the transform's output), on the
+// original's launch (32x8 blocks): results compared with the original's,
+// time and TFLOP/s of each.
 //   nvcc -O3 -arch=sm_90 -o tile_dot_check testsuite/bench/tile_dot_check.cu
 //   ./tile_dot_check [N [REPS]]     (N x N x N, default 2048; a few odd sizes are checked too)
 #include <cmath>
@@ -12,7 +14,12 @@
 #include <algorithm>
 
 #include "../policy/fixtures/dots.cu"
-#include "tile_dot_variants.cuh"
+#define gemm gemm_tile_dot64
+#include "../policy/expected/gemm.tile_dot64distinctshape32x8x1.cu"
+#undef gemm
+#define gemm gemm_tile_dot128
+#include "../policy/expected/gemm.tile_dot128distinctshape32x8x1.cu"
+#undef gemm
 
 #define CHECK(x)                                                                                   \
     do {                                                                                           \
