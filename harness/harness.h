@@ -97,6 +97,18 @@ double hn_speedup(const hn_timing *a, const hn_timing *b, int *significant);
 /* 1 when the harness can capture and replay launches of k; else 0 with a
  * reason */
 int hn_kernel_capturable(const kernel *k, const char **why);
+
+/* The __constant__ and __device__ variables k uses besides its arguments
+ * (not extern, at namespace scope): state its captures save and its replay
+ * drivers restore.  Up to max of them into out; returns how many. */
+enum { HN_MAX_STATE_VARS = 16 };
+size_t hn_state_vars(const tu_model *m, const kernel *k, const dependency **out, size_t max);
+/* d's name as code at namespace scope reaches it ("ns::coef"; an anonymous
+ * namespace's part left out) */
+const char *hn_state_var_expr(const dependency *d, arena *a);
+/* 1 when d is declared where a launch at `at` sees it: earlier in the same
+ * file, or in another (a header included before the launch) */
+int hn_state_var_visible_at(const dependency *d, const src_range *at);
 /* The edits routing every capturable launch written in file (m's main
  * file, or a header it includes) through cl1cc_capture::launch (captures
  * go to $CL1CC_CAPTURE_DIR/tag/kN/SEQ for kernel N of m), appended to

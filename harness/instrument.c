@@ -79,6 +79,28 @@ static int args_fit(const kernel *k, const launch_site *l)
     return l->args.len == n;
 }
 
+/* The kernel's __constant__ and __device__ variables that the launch at l
+ * sees, handed to the capture (which saves them beside the allocations,
+ * for a launch it captures) by the names that reach them from anywhere */
+static void put_state_vars(strbuf *out, const tu_model *m, const kernel *k, const launch_site *l,
+                           arena *a)
+{
+    const dependency *vars[HN_MAX_STATE_VARS];
+    size_t n = hn_state_vars(m, k, vars, HN_MAX_STATE_VARS);
+    int opened = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!hn_state_var_visible_at(vars[i], &l->range))
+            continue;
+        if (!opened)
+            sb_puts(out, "if (cl1_l.eligible) { ");
+        opened = 1;
+        const char *e = hn_state_var_expr(vars[i], a);
+        sb_printf(out, "cl1_l.symbol(\"%s\", (const void *)&::%s, sizeof ::%s); ", e, e, e);
+    }
+    if (opened)
+        sb_puts(out, "} ");
+}
+
 /* a template kernel's launch: the arguments converted to the parameter
  * types of the instantiation (through its pointer), which the capture
  * records beside the launch.  The instantiation is inst, or (inst NULL)
@@ -122,6 +144,7 @@ static void put_template_launch(strbuf *out, const tu_model *m, const launch_sit
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "cl1_l.arg((const void *)&cl1_a%zu, sizeof cl1_a%zu, cl1cc_capture::is_pointer(cl1_a%zu)); ",
                   i, i, i);
+    put_state_vars(out, m, k, l, a);
     sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(", inst ? inst : fn);
     for (size_t i = 0; i < l->args.len; i++)
         sb_printf(out, "%scl1_a%zu", i ? ", " : "", i);
@@ -130,8 +153,8 @@ static void put_template_launch(strbuf *out, const tu_model *m, const launch_sit
 
 /* a launch of a kernel that is no template, from the texts of its callee,
  * configuration (shmem and stream NULL when absent) and arguments */
-static void put_launch_texts(strbuf *out, const tu_model *m, long kernel_index,
-                             const char *callee, const char *grid, const char *block,
+static void put_launch_texts(strbuf *out, const tu_model *m, const launch_site *l,
+                             long kernel_index, const char *callee, const char *grid, const char *block,
                              const char *shmem, const char *stream, const char *const *args,
                              size_t n_args, size_t index, const char *tag)
 {
@@ -147,6 +170,10 @@ static void put_launch_texts(strbuf *out, const tu_model *m, long kernel_index,
     for (size_t i = 0; i < n_args; i++)
         sb_printf(out, "cl1_l.arg((const void *)&cl1_a%zu, sizeof cl1_a%zu, %d); ", i, i,
                   k->params.items[i].is_pointer);
+    arena a;
+    arena_init(&a);
+    put_state_vars(out, m, k, l, &a);
+    arena_free(&a);
     sb_printf(out, "cl1_l.before(); %s<<<cl1_grid, cl1_block, cl1_shmem, cl1_stream>>>(", callee);
     for (size_t i = 0; i < n_args; i++)
         sb_printf(out, "%scl1_a%zu", i ? ", " : "", i);
@@ -159,7 +186,7 @@ static void put_launch(strbuf *out, const tu_model *m, const launch_site *l, siz
     const char **args = arena_alloc(a, (l->args.len + 1) * sizeof *args);
     for (size_t i = 0; i < l->args.len; i++)
         args[i] = l->args.items[i].text;
-    put_launch_texts(out, m, l->kernel_index, l->kernel_name, l->grid.text, l->block.text,
+    put_launch_texts(out, m, l, l->kernel_index, l->kernel_name, l->grid.text, l->block.text,
                      l->shmem.range.present ? l->shmem.text : NULL,
                      l->stream.range.present ? l->stream.text : NULL, args, l->args.len, index,
                      tag);
@@ -198,7 +225,7 @@ static const char *macro_launch_text(const tu_model *m, const launch_site *l, si
     strbuf text;
     sb_init(&text);
     sb_puts(&text, ml.before);
-    put_launch_texts(&text, m, l->kernel_index, ml.callee, ml.grid, ml.block, ml.shmem,
+    put_launch_texts(&text, m, l, l->kernel_index, ml.callee, ml.grid, ml.block, ml.shmem,
                      ml.stream, ml.args, ml.n_args, index, tag);
     sb_puts(&text, ml.after);
     const char *out = arena_strdup(a, sb_str(&text));

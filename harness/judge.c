@@ -233,17 +233,36 @@ typedef struct input_set {
     const char *in, *want, *mag;
 } input_set;
 
-/* the kernel's __device__ and __constant__ variables, ", "-separated into
- * out ("" when none): state a capture of its arguments does not hold */
-static void global_state(const judgement *j, strbuf *out)
+/* 1 when a capture's meta text holds variable name ("symbol N name") */
+static int meta_holds_symbol(const char *text, const char *name)
+{
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        char held[256];
+        if (sscanf(line, "symbol %*d %255s", held) == 1 && strcmp(held, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* the kernel's __device__ and __constant__ variables the capture at meta
+ * does not hold (its launch site did not see them, or they are extern),
+ * ", "-separated into out ("" when none) */
+static void global_state(judgement *j, const char *meta, strbuf *out)
 {
     const kernel *k = &j->m.kernels.items[j->kernel_index];
+    char *text = NULL;
+    size_t len = 0;
+    if (file_read_all(meta, 0, &text, &len) != 0)
+        text = NULL;
     for (size_t i = 0; i < k->deps.len; i++) {
         const dependency *d = &j->m.decls.items[k->deps.items[i]];
-        if (d->kind == DECL_VARIABLE && d->space &&
-            (strcmp(d->space, "constant") == 0 || strcmp(d->space, "device") == 0))
+        if (d->kind != DECL_VARIABLE || !d->space ||
+            (strcmp(d->space, "constant") != 0 && strcmp(d->space, "device") != 0))
+            continue;
+        if (!text || !meta_holds_symbol(text, hn_state_var_expr(d, &j->a)))
             sb_printf(out, "%s__%s__ %s", out->len ? ", " : "", d->space, d->name);
     }
+    free(text);
 }
 
 /* The original did not reproduce capture c: a second run on the same
@@ -268,7 +287,7 @@ static void explain_no_reproduction(judgement *j, const hn_capture *c, int ci, c
         return;
     }
     strbuf state = {0};
-    global_state(j, &state);
+    global_state(j, meta, &state);
     sb_printf(j->err,
               "the original kernel does not reproduce capture %s (%s), though it runs the same "
               "twice: it depends on state the capture lacks%s%s",

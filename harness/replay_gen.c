@@ -81,7 +81,21 @@ static const char *instance_args(const char *instance)
 
 /* the table of kernels, their launch rules and grid sizers; one row of
  * kernels (and sizers) per instantiation of a template kernel */
-static int put_tables(strbuf *out, const kernel *k, const char *const *variants,
+/* the kernel's __constant__ and __device__ variables, which a capture saves
+ * by these names and the driver restores before each run */
+static void put_symbols(strbuf *out, const tu_model *m, const kernel *k, arena *a)
+{
+    const dependency *vars[HN_MAX_STATE_VARS];
+    size_t n = hn_state_vars(m, k, vars, HN_MAX_STATE_VARS);
+    sb_puts(out, "static const cl1cc_replay::symbol_ref cl1cc_symbols[] = {\n");
+    for (size_t i = 0; i < n; i++) {
+        const char *e = hn_state_var_expr(vars[i], a);
+        sb_printf(out, "    {\"%s\", (const void *)&::%s, sizeof ::%s},\n", e, e, e);
+    }
+    sb_puts(out, "    {0, 0, 0},\n};\n");
+}
+
+static int put_tables(strbuf *out, const tu_model *m, const kernel *k, const char *const *variants,
                       size_t n_variants, const char *const *instances, size_t n_instances,
                       arena *a, strbuf *err)
 {
@@ -151,7 +165,9 @@ static int put_tables(strbuf *out, const kernel *k, const char *const *variants,
         if (k->is_template)
             sb_puts(out, "    },\n");
     }
-    sb_puts(out, "};\nint main(int argc, char **argv)\n{\n");
+    sb_puts(out, "};\n");
+    put_symbols(out, m, k, a);
+    sb_puts(out, "int main(int argc, char **argv)\n{\n    cl1cc_replay::set_symbols(cl1cc_symbols);\n");
     if (k->is_template)
         sb_printf(out, "    return cl1cc_replay::run_instance(argc, argv, cl1cc_instances, %zu, &cl1cc_kernels[0][0], "
                        "%zu, cl1cc_launch_rules, &cl1cc_sm_grids[0][0]);\n}\n",
@@ -230,7 +246,7 @@ int hn_replay_source_instances(const tu_model *m, size_t kernel_index,
         rc = rw_splice(sf->text, sf->len, m->main_file, edits, n_edits, 1, out, err) == RW_OK ? 0 : -1;
     if (rc == 0) {
         sb_printf(out, "\n#include \"%s\"\n", replay_header);
-        rc = put_tables(out, k, variants, n_variants, instances, n_instances, &a, err);
+        rc = put_tables(out, m, k, variants, n_variants, instances, n_instances, &a, err);
     }
     sb_free(&side);
     sb_free(&open);

@@ -4,7 +4,8 @@
  * kernel it saves the launch configuration, the argument bytes and, for every pointer argument, the
  * whole device allocation it points into, before and after the launch (an
  * allocation the launch left as it was: its outputs file a hard link to its
- * inputs'), under $CL1CC_CAPTURE_DIR.  Without that variable set it
+ * inputs'), and the __constant__ and __device__ variables the kernel uses
+ * (named in the meta), under $CL1CC_CAPTURE_DIR.  Without that variable set it
  * does nothing but launch.
  */
 #ifndef CL1CC_CAPTURE_CUH
@@ -193,6 +194,13 @@ struct launch {
     const char *tag_name;    /* the TU's folder under the capture root */
     int eligible;            /* under the limit when constructed */
     void *saved_in[max_args]; /* the inputs as saved, until after() */
+    /* the kernel's __constant__ and __device__ variables (symbol()): saved
+     * as allocations, named in the meta so the replay restores them */
+    const char *sym_name[max_args];
+    const void *sym_shadow[max_args];
+    size_t sym_size[max_args];
+    int nsyms;
+    const char *alloc_symbol[max_args];
 
     /* tag: the TU's folder under the capture root, one per source file;
      * pretty: instance_text<F, f>() for a template kernel's instantiation
@@ -201,7 +209,7 @@ struct launch {
     launch(const char *tag, const char *name, int index, dim3 g, dim3 b, size_t s,
            cudaStream_t st, const char *pretty = 0)
         : kernel(name), kernel_index(index), grid(g), block(b), shmem(s), stream(st),
-          nargs(0), active(0), nallocs(0), tag_name(tag), eligible(0)
+          nargs(0), active(0), nallocs(0), tag_name(tag), eligible(0), nsyms(0)
     {
         instance[0] = '\0';
         tag_name = tag;
@@ -253,6 +261,44 @@ struct launch {
         arg_alloc[nargs] = -1;
         arg_offset[nargs] = 0;
         nargs++;
+    }
+
+    /* a __constant__ or __device__ variable the kernel uses: name as the
+     * replay driver reaches it, shadow its host-side address (&var) */
+    void symbol(const char *name, const void *shadow, size_t size)
+    {
+        if (nsyms >= max_args)
+            return;
+        sym_name[nsyms] = name;
+        sym_shadow[nsyms] = shadow;
+        sym_size[nsyms] = size;
+        nsyms++;
+    }
+
+    /* the variables as allocations at their device addresses, after the
+     * arguments' (one an argument already points into stays that one) */
+    void add_symbols()
+    {
+        for (int i = 0; i < nallocs; i++)
+            alloc_symbol[i] = 0;
+        for (int i = 0; i < nsyms && nallocs < max_args; i++) {
+            void *p = 0;
+            if (cudaGetSymbolAddress(&p, sym_shadow[i]) != cudaSuccess) {
+                cudaGetLastError(); /* not the user's error to see */
+                continue;
+            }
+            unsigned long long at = (unsigned long long)p;
+            int inside = 0;
+            for (int a = 0; a < nallocs; a++)
+                inside |= at >= alloc_base[a] && at < alloc_base[a] + alloc_size[a];
+            if (inside)
+                continue;
+            alloc_base[nallocs] = at;
+            alloc_size[nallocs] = sym_size[i];
+            alloc_symbol[nallocs] = sym_name[i];
+            saved_in[nallocs] = 0;
+            nallocs++;
+        }
     }
 
     ~launch()
@@ -324,6 +370,7 @@ struct launch {
             arg_alloc[i] = found;
             arg_offset[i] = p - base;
         }
+        add_symbols();
         if (save_allocs("in") != 0)
             active = 0;
         clock_gettime(CLOCK_MONOTONIC, &started);
@@ -362,6 +409,9 @@ struct launch {
         fprintf(f, "allocs %d\n", nallocs);
         for (int a = 0; a < nallocs; a++)
             fprintf(f, "alloc %d %zu\n", a, alloc_size[a]);
+        for (int a = 0; a < nallocs; a++)
+            if (alloc_symbol[a])
+                fprintf(f, "symbol %d %s\n", a, alloc_symbol[a]);
         fprintf(f, "args %d\n", nargs);
         for (int i = 0; i < nargs; i++) {
             if (arg_alloc[i] >= 0) {

@@ -1,7 +1,8 @@
 /*
  * cl1cc_replay.cuh: the main program of a generated replay driver.  It
  * restores one captured launch (configuration, argument bytes, the device
- * allocations the pointers point into), runs one kernel of the driver's
+ * allocations the pointers point into, the __constant__ and __device__
+ * variables the kernel uses), runs one kernel of the driver's
  * table on it, and writes every allocation back out; with a run count it
  * also times that kernel, and writes the allocations again as the last timed
  * run left them.  It never sees expected outputs: the parent
@@ -43,7 +44,21 @@ struct capture {
     unsigned long long arg_offset[max_args];
     size_t arg_size[max_args];
     unsigned char arg_bytes[max_args][max_value_bytes];
+    char alloc_symbol[max_args][256]; /* a __constant__ or __device__ variable's name, or "" */
 };
+
+/* the __constant__ and __device__ variables the driver's kernel uses, by
+ * the names a capture gives them (set_symbols, from the generated main) */
+struct symbol_ref {
+    const char *name;
+    const void *shadow; /* &var */
+    size_t size;
+};
+static const symbol_ref *symbol_table = 0;
+static inline void set_symbols(const symbol_ref *table)
+{
+    symbol_table = table;
+}
 
 static inline void die(int code, const char *what, const char *detail)
 {
@@ -105,6 +120,8 @@ static inline void read_meta(const char *path, capture *c)
             }
             if (i + 1 > c->nargs)
                 c->nargs = i + 1;
+        } else if (sscanf(line, "symbol %d %255s", &a, hex) == 2 && a >= 0 && a < max_args) {
+            snprintf(c->alloc_symbol[a], sizeof c->alloc_symbol[a], "%s", hex);
         } else if (strncmp(line, "end", 3) == 0) {
             ended = 1;
         }
@@ -143,6 +160,22 @@ struct replay_state {
     void *args[max_args];
 };
 
+/* the device address of the variable a capture names, of the size it
+ * gives */
+static inline void *symbol_address(const char *name, size_t size)
+{
+    for (const symbol_ref *r = symbol_table; r && r->name; r++)
+        if (strcmp(r->name, name) == 0) {
+            if (r->size != size)
+                die(2, name, "the variable's size differs from the capture's");
+            void *p = 0;
+            check(cudaGetSymbolAddress(&p, r->shadow), "cudaGetSymbolAddress");
+            return p;
+        }
+    die(2, "the capture's variable is not in this driver", name);
+    return 0;
+}
+
 static inline void restore_state(replay_state *s, const char *in_dir)
 {
     capture &c = s->c;
@@ -151,7 +184,10 @@ static inline void restore_state(replay_state *s, const char *in_dir)
     for (int a = 0; a < c.nallocs; a++) {
         snprintf(path, sizeof path, "%s/alloc%d.in", in_dir, a);
         s->host[a] = read_file(path, c.alloc_size[a]);
-        check(cudaMalloc(&s->dev[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
+        if (c.alloc_symbol[a][0])
+            s->dev[a] = symbol_address(c.alloc_symbol[a], c.alloc_size[a]);
+        else
+            check(cudaMalloc(&s->dev[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
         check(cudaMalloc(&s->pristine[a], c.alloc_size[a] ? c.alloc_size[a] : 1), "cudaMalloc");
         check(cudaMemcpy(s->dev[a], s->host[a], c.alloc_size[a], cudaMemcpyHostToDevice), "cudaMemcpy");
         check(cudaMemcpy(s->pristine[a], s->host[a], c.alloc_size[a], cudaMemcpyHostToDevice),

@@ -32,6 +32,19 @@ for name in template_one template_two template_deduced macro_launch; do
     echo "ok: instrumented $name compiles ($(grep -c 'cl1cc capture of launch' "$work/$name.cu") launches)"
 done
 # every launch of template_deduced.cu is instrumented through a twin
+# replay drivers of kernels that use __constant__ and __device__ variables:
+# the table of variables a capture restores compiles, and names them
+for k in apply:weights squares:hits; do
+    name=${k%%:*}
+    if "$tool" replay "$fx/multi_shared_device.cu" "$name" "$share/runtime/cl1cc_replay.cuh" \
+        >"$work/replay_$name.cu" 2>"$work/replay_$name.err" &&
+       nvcc -arch=sm_90 -I"$fx" "$work/replay_$name.cu" -o "$work/replay_$name" 2>>"$work/replay_$name.err" &&
+       grep -q "{\"${k#*:}\", (const void \*)&::${k#*:}, sizeof ::${k#*:}}" "$work/replay_$name.cu"; then
+        echo "ok: the replay driver of $name restores ${k#*:} and compiles"
+    else
+        echo "FAIL: replay driver of $name:"; head -5 "$work/replay_$name.err"; fail=1
+    fi
+done
 if [ "$(grep -c 'cl1cc capture of launch' "$work/template_deduced.cu")" = 4 ] &&
    [ "$(grep -c 'cl1cc twin of launch' "$work/template_deduced.cu")" = 4 ] && [ ! -s "$work/template_deduced.report" ]; then
     echo "ok: template_deduced.cu: 4 deduced launches in function templates instrumented"

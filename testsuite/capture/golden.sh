@@ -101,6 +101,10 @@ replay replay_template_one_add_one "$here/fixtures/template_one.cu" add_one "ins
 # instantiations deduced inside function templates, as the captures name them
 replay replay_template_deduced_scale "$here/fixtures/template_deduced.cu" dk::scale \
     "instance=dk::scale<float, 128>" "instance=dk::scale<double, 128>"
+# a kernel that uses a __device__ variable (and its device function a
+# __constant__ one): the driver's table of the variables a capture restores
+replay replay_multi_shared_device_squares "$fx/multi_shared_device.cu" squares "$here/variants/squares_guarded.cu"
+replay replay_multi_shared_device_apply "$fx/multi_shared_device.cu" apply
 # a kernel of a header: its variants at the end of the TU that includes it
 replay replay_header_kernel_b_scale_all "$fx/header_kernel_b.cu" scale_all "$here/variants/scale_all_restrict.cu"
 exit $fail

@@ -142,14 +142,24 @@ fi
 
 running_extrema
 
+# a kernel reading a __constant__ array the program set: the capture holds
+# it, so a variant is judged on it (one that ignores it is wrong); and
 # kernels no capture can judge, each with its reason named: one reads a
-# __constant__ array the program set (state the capture lacks), one writes
-# where its atomics put the elements (nondeterministic)
+# __device__ variable declared after its launch (state the capture lacks),
+# one writes where its atomics put the elements (nondeterministic)
 cp "$here/unjudgeable.cu" "$work/"
 if "$cl1cc" capture --out "$work/cap4" --build "nvcc $flags -o un unjudgeable.cu" --run ./un unjudgeable.cu >capture4.log 2>&1; then
     tag4=$(ls -d "$work"/cap4/unjudgeable.cu-*)
-    for k in scale_by_coef:k0:"depends on state the capture lacks (it uses __constant__ coef" \
-        compact_positive:k1:"the original kernel is nondeterministic"; do
+    grep -q '^symbol [0-9]* coef$' "$tag4"/k0/0/meta && echo "ok: the capture holds __constant__ coef" ||
+        { echo "FAIL: no 'symbol N coef' in the capture's meta"; cat "$tag4"/k0/0/meta; fail=1; }
+    "$cl1cc" judge unjudgeable.cu scale_by_coef --captures "$tag4/k0" --timeout 20 \
+        --variant "$v/scale_by_coef.same.cu" --variant "$v/scale_by_coef.ignores_coef.cu" \
+        -- $flags >judge_coef.txt 2>judge_coef.err || cat judge_coef.err
+    cat judge_coef.txt
+    expect judge_coef.txt "$v/scale_by_coef.same.cu" pass
+    expect judge_coef.txt "$v/scale_by_coef.ignores_coef.cu" wrong
+    for k in scale_by_late:k1:"depends on state the capture lacks (it uses __device__ late_gain" \
+        compact_positive:k2:"the original kernel is nondeterministic"; do
         name=${k%%:*} rest=${k#*:}
         "$cl1cc" judge unjudgeable.cu "$name" --captures "$tag4/${rest%%:*}" --timeout 20 \
             --variant "$v/$name.same.cu" -- $flags >"judge_$name.txt" 2>"judge_$name.err"

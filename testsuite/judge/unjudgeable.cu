@@ -1,9 +1,12 @@
-// unjudgeable.cu: two kernels whose captures cannot judge a variant, each
-// for its own reason, which the judge must name: scale_by_coef reads a
-// __constant__ array the program sets with cudaMemcpyToSymbol (a capture
-// holds the arguments' allocations, not that state); compact_positive
-// writes the positive elements where atomicAdd puts them, in another order
-// each run (nondeterministic).
+// unjudgeable.cu: kernels whose state is or is not in their captures.
+// scale_by_coef reads a __constant__ array the program sets with
+// cudaMemcpyToSymbol: the capture saves it beside the arguments' allocations
+// and the replay restores it, so its variants are judged.  Two cannot be,
+// each for its own reason, which the judge must name: scale_by_late reads a
+// __device__ variable declared after the launch (the launch site cannot
+// name it, so no capture holds it); compact_positive writes the positive
+// elements where atomicAdd puts them, in another order each run
+// (nondeterministic).
 #include <cstdio>
 #include <cstdlib>
 
@@ -16,12 +19,16 @@ __global__ void scale_by_coef(float *out, const float *x, int n)
         out[i] = x[i] * coef[i & 3];
 }
 
+__global__ void scale_by_late(float *out, const float *x, int n);
+
 __global__ void compact_positive(float *out, int *count, const float *x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n && x[i] > 0.f)
         out[atomicAdd(count, 1)] = x[i];
 }
+
+int set_late_gain(float g);
 
 int main()
 {
@@ -42,6 +49,11 @@ int main()
         return 2;
     }
     scale_by_coef<<<(n + 255) / 256, 256>>>(d_out, d_x, n);
+    if (set_late_gain(2.5f) != 0) {
+        fprintf(stderr, "unjudgeable: cudaMemcpyToSymbol failed\n");
+        return 2;
+    }
+    scale_by_late<<<(n + 255) / 256, 256>>>(d_out, d_x, n);
     compact_positive<<<(n + 255) / 256, 256>>>(d_comp, d_count, d_x, n);
     int count = 0;
     if (cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost) != cudaSuccess) {
@@ -57,4 +69,18 @@ int main()
     }
     printf("unjudgeable: ok (%d positive)\n", count);
     return 0;
+}
+
+__device__ float late_gain = 1.f;
+
+int set_late_gain(float g)
+{
+    return cudaMemcpyToSymbol(late_gain, &g, sizeof g) == cudaSuccess ? 0 : 1;
+}
+
+__global__ void scale_by_late(float *out, const float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = x[i] * late_gain;
 }
