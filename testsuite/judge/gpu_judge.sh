@@ -3,7 +3,7 @@
 # launches through `cl1cc capture`, then judges correct and deliberately
 # wrong or cheating variants of its two kernels: each must get the verdict
 # written next to it below (and the same for signed_sums.cu and
-# running_extrema.cu; GPU_JUDGE_ONLY=running_extrema: that case alone).  Then records the verified ones and checks that
+# running_extrema.cu, unjudgeable.cu; GPU_JUDGE_ONLY="running_extrema unjudgeable": those alone).  Then records the verified ones and checks that
 # `cl1cc` as nvcc applies them and the program still computes right.
 # GPU test: without a GPU it says so and exits 77 (ctest: skipped).
 set -u
@@ -52,8 +52,44 @@ running_extrema() {
         echo "FAIL: capture of running_extrema"; cat capture3.log; fail=1
     fi
 }
-if [ "${GPU_JUDGE_ONLY:-}" = running_extrema ]; then
-    running_extrema
+# a kernel reading a __constant__ array the program set: the capture holds
+# it, so a variant is judged on it (one that ignores it is wrong); and
+# kernels no capture can judge, each with its reason named: one reads a
+# __device__ variable declared after its launch (state the capture lacks),
+# one writes where its atomics put the elements (nondeterministic)
+unjudgeable() {
+    cp "$here/unjudgeable.cu" "$work/"
+    if "$cl1cc" capture --out "$work/cap4" --build "nvcc $flags -o un unjudgeable.cu" --run ./un unjudgeable.cu >capture4.log 2>&1; then
+        tag4=$(ls -d "$work"/cap4/unjudgeable.cu-*)
+        grep -q '^symbol [0-9]* coef$' "$tag4"/k0/0/meta && echo "ok: the capture holds __constant__ coef" ||
+            { echo "FAIL: no 'symbol N coef' in the capture's meta"; cat "$tag4"/k0/0/meta; fail=1; }
+        "$cl1cc" judge unjudgeable.cu scale_by_coef --captures "$tag4/k0" --timeout 20 \
+            --variant "$v/scale_by_coef.same.cu" --variant "$v/scale_by_coef.ignores_coef.cu" \
+            -- $flags >judge_coef.txt 2>judge_coef.err || cat judge_coef.err
+        cat judge_coef.txt
+        expect judge_coef.txt "$v/scale_by_coef.same.cu" pass
+        expect judge_coef.txt "$v/scale_by_coef.ignores_coef.cu" wrong
+        for k in scale_by_late:k1:"depends on state the capture lacks (it uses __device__ late_gain" \
+            compact_positive:k2:"the original kernel is nondeterministic"; do
+            name=${k%%:*} rest=${k#*:}
+            "$cl1cc" judge unjudgeable.cu "$name" --captures "$tag4/${rest%%:*}" --timeout 20 \
+                --variant "$v/$name.same.cu" -- $flags >"judge_$name.txt" 2>"judge_$name.err"
+            rc=$?
+            if [ $rc -ne 0 ] && grep -qF "${rest#*:}" "judge_$name.err"; then
+                echo "ok: $name: not judged: $(tail -n 1 "judge_$name.err")"
+            else
+                echo "FAIL: $name: expected the judge to refuse with '${rest#*:}' (exit $rc)"; cat "judge_$name.err"; fail=1
+            fi
+        done
+    else
+        echo "FAIL: capture of unjudgeable"; cat capture4.log; fail=1
+    fi
+}
+# GPU_JUDGE_ONLY="running_extrema unjudgeable" (either or both): those cases alone
+if [ -n "${GPU_JUDGE_ONLY:-}" ]; then
+    for case in $GPU_JUDGE_ONLY; do
+        case $case in running_extrema | unjudgeable) "$case" ;; *) echo "FAIL: no case $case"; fail=1 ;; esac
+    done
     exit $fail
 fi
 t0=$(date +%s)
@@ -142,37 +178,7 @@ fi
 
 running_extrema
 
-# a kernel reading a __constant__ array the program set: the capture holds
-# it, so a variant is judged on it (one that ignores it is wrong); and
-# kernels no capture can judge, each with its reason named: one reads a
-# __device__ variable declared after its launch (state the capture lacks),
-# one writes where its atomics put the elements (nondeterministic)
-cp "$here/unjudgeable.cu" "$work/"
-if "$cl1cc" capture --out "$work/cap4" --build "nvcc $flags -o un unjudgeable.cu" --run ./un unjudgeable.cu >capture4.log 2>&1; then
-    tag4=$(ls -d "$work"/cap4/unjudgeable.cu-*)
-    grep -q '^symbol [0-9]* coef$' "$tag4"/k0/0/meta && echo "ok: the capture holds __constant__ coef" ||
-        { echo "FAIL: no 'symbol N coef' in the capture's meta"; cat "$tag4"/k0/0/meta; fail=1; }
-    "$cl1cc" judge unjudgeable.cu scale_by_coef --captures "$tag4/k0" --timeout 20 \
-        --variant "$v/scale_by_coef.same.cu" --variant "$v/scale_by_coef.ignores_coef.cu" \
-        -- $flags >judge_coef.txt 2>judge_coef.err || cat judge_coef.err
-    cat judge_coef.txt
-    expect judge_coef.txt "$v/scale_by_coef.same.cu" pass
-    expect judge_coef.txt "$v/scale_by_coef.ignores_coef.cu" wrong
-    for k in scale_by_late:k1:"depends on state the capture lacks (it uses __device__ late_gain" \
-        compact_positive:k2:"the original kernel is nondeterministic"; do
-        name=${k%%:*} rest=${k#*:}
-        "$cl1cc" judge unjudgeable.cu "$name" --captures "$tag4/${rest%%:*}" --timeout 20 \
-            --variant "$v/$name.same.cu" -- $flags >"judge_$name.txt" 2>"judge_$name.err"
-        rc=$?
-        if [ $rc -ne 0 ] && grep -qF "${rest#*:}" "judge_$name.err"; then
-            echo "ok: $name: not judged: $(tail -n 1 "judge_$name.err")"
-        else
-            echo "FAIL: $name: expected the judge to refuse with '${rest#*:}' (exit $rc)"; cat "judge_$name.err"; fail=1
-        fi
-    done
-else
-    echo "FAIL: capture of unjudgeable"; cat capture4.log; fail=1
-fi
+unjudgeable
 
 # verified variants recorded: nothing else may be in the database
 n=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select count(*) from variants where verified=1').fetchone()[0])" "$CL1CC_DB" 2>/dev/null || echo "?")
