@@ -312,6 +312,9 @@ static void print_result(const hn_judge_result *r)
            "timing %.1f s, total %.1f s\n",
            r->kernel, r->ran_on_gpu ? r->gpu_name : "no GPU", r->arch, r->n_captures,
            r->build_seconds, r->check_seconds, r->timing_seconds, r->total_seconds);
+    if (r->captures_repeated)
+        printf("%zu captured launch(es) repeat an earlier one on the same inputs: not checked again\n",
+               r->captures_repeated);
     if (r->instances[0])
         printf("instantiations judged (a variant must pass all): %s; timed: %s\n",
                r->instances, r->timed_instance);

@@ -157,6 +157,11 @@ typedef struct hn_capture {
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
+/* 1 when captures a and b are the same launch (meta alike but for its
+ * launch_ms) on the same inputs (every allocN.in alike): a loop that resets
+ * its inputs before each launch.  0 otherwise, or when a file cannot be
+ * read. */
+int hn_captures_same_inputs(const hn_capture *a, const hn_capture *b);
 /* Compresses every allocN.in/.out of at most HN_COMPRESS_MAX_BYTES under
  * root to .gz, fast (the judge reads either form); larger ones stay raw.
  * 0, or -1 when some file could not be (left raw). */
@@ -398,6 +403,9 @@ typedef struct hn_judge_result {
      * input edits and comparisons here.  lock_wait_seconds: waiting for
      * the GPU's lock, all steps (other judges' timings and checks) */
     double check_run_seconds, lock_wait_seconds;
+    /* captures not checked: the same launch on the same inputs as one
+     * checked before (hn_captures_same_inputs) */
+    size_t captures_repeated;
 } hn_judge_result;
 
 /* "sm_90" and the GPU's name from nvidia-smi; 0 when there is no GPU */

@@ -501,15 +501,35 @@ static void share_gpu_by_size(judgement *j)
     hn_gpu_lock_checks_exclusive(most > SHARED_CHECKS_MAX_BYTES);
 }
 
+/* 1 when capture ci is the same launch on the same inputs as one checked
+ * before it: its checks would repeat that one's */
+static int repeats_a_checked_capture(judgement *j, size_t ci)
+{
+    hn_capture c, earlier;
+    strbuf ignored = {0};
+    int same = 0;
+    if (ci > 0 && hn_capture_read(j->captures[ci], &c, &ignored) == 0)
+        for (size_t e = 0; e < ci && !same; e++)
+            same = hn_capture_read(j->captures[e], &earlier, &ignored) == 0 &&
+                   hn_captures_same_inputs(&earlier, &c);
+    sb_free(&ignored);
+    return same;
+}
+
 static step_result check_captures(judgement *j)
 {
     share_gpu_by_size(j);
     double waited, held_before, held_after;
     hn_gpu_lock_totals(&waited, &held_before);
     step_result r = STEP_NEXT;
-    for (size_t ci = 0; r == STEP_NEXT && ci < j->rq->n_captures; ci++)
+    for (size_t ci = 0; r == STEP_NEXT && ci < j->rq->n_captures; ci++) {
+        if (repeats_a_checked_capture(j, ci)) {
+            j->res->captures_repeated++;
+            continue;
+        }
         if (check_capture(j, (int)ci) != 0)
             r = STEP_FAILED;
+    }
     hn_gpu_lock_totals(&waited, &held_after);
     j->res->check_run_seconds = held_after - held_before;
     return r;

@@ -58,6 +58,7 @@ enum {
 #define K_GPU_NAME "gpu_name"
 #define K_RAN_ON_GPU "ran_on_gpu"
 #define K_CAPTURES "captures"
+#define K_CAPTURES_REPEATED "captures_repeated"
 #define K_INSTANCES "instances"
 #define K_TIMED_INSTANCE "timed_instance"
 #define K_ORIGINAL "original"
@@ -107,6 +108,7 @@ int hn_judge_json_write(const hn_judge_result *r, const char *path, strbuf *err)
     cJSON_AddStringToObject(root, K_GPU_NAME, r->gpu_name);
     cJSON_AddBoolToObject(root, K_RAN_ON_GPU, r->ran_on_gpu);
     cJSON_AddNumberToObject(root, K_CAPTURES, (double)r->n_captures);
+    cJSON_AddNumberToObject(root, K_CAPTURES_REPEATED, (double)r->captures_repeated);
     if (r->instances[0]) {
         cJSON_AddStringToObject(root, K_INSTANCES, r->instances);
         cJSON_AddStringToObject(root, K_TIMED_INSTANCE, r->timed_instance);
@@ -185,6 +187,8 @@ int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *e
     r->ran_on_gpu = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, K_RAN_ON_GPU));
     double captures = number(root, K_CAPTURES);
     r->n_captures = isfinite(captures) && captures > 0 ? (size_t)captures : 0;
+    double repeated = number(root, K_CAPTURES_REPEATED);
+    r->captures_repeated = isfinite(repeated) && repeated > 0 ? (size_t)repeated : 0;
     for (size_t i = 0; i < N_PHASES; i++)
         FIELD(r, phase_keys[i].offset) = number(root, phase_keys[i].key);
     for (size_t i = 0; i < N_ROOFLINE; i++)

@@ -4,7 +4,9 @@
  * changes floats reproducibly and leaves integers alone; a capture's meta
  * gives the instantiation of a template kernel; allocations over
  * HN_COMPRESS_MAX_BYTES stay raw, and an output linked to its input reads
- * back as the input and is known equal without reading.
+ * back as the input and is known equal without reading; two captures of
+ * one launch on the same inputs are known alike, and any other difference
+ * tells them apart.
  */
 #include <stdlib.h>
 #include <math.h>
@@ -112,6 +114,49 @@ int main(void)
     fputs("cl1cc-capture 1\nkernel k\nindex 0\nargs 0\nend\n", mf);
     fclose(mf);
     CHECK(hn_capture_read(sub, &cap, &err) == 0 && cap.instance[0] == '\0');
+
+    /* captures of one launch on the same inputs (a loop that resets them):
+     * alike but for launch_ms; any other difference tells them apart */
+    const char *meta_text = "cl1cc-capture 1\nkernel k\nindex 0\ngrid 4 1 1\nblock 128 1 1\n"
+                            "shmem 0\nlaunch_ms %s\nallocs 2\nalloc 0 4096\nalloc 1 16\nargs 2\n"
+                            "arg 0 pointer 0 0\narg 1 value 4 %s\nend\n";
+    char rep[3][128], mp[512];
+    unsigned char in0[4096], in1[16];
+    for (size_t i = 0; i < sizeof in0; i++)
+        in0[i] = (unsigned char)(i * 7);
+    memset(in1, 3, sizeof in1);
+    for (int r = 0; r < 3; r++) {
+        snprintf(rep[r], sizeof rep[r], "%s/tag/k2/%d", dir, r);
+        CHECK(dir_create_all(rep[r], 0755) == 0);
+        snprintf(mp, sizeof mp, "%s/meta", rep[r]);
+        mf = fopen(mp, "w");
+        fprintf(mf, meta_text, r == 0 ? "1.250" : "0.975", "10000000");
+        fclose(mf);
+        CHECK(hn_alloc_write(rep[r], 0, "in", in0, sizeof in0, &err) == 0);
+        CHECK(hn_alloc_write(rep[r], 1, "in", in1, sizeof in1, &err) == 0);
+    }
+    hn_capture ca, cb;
+    CHECK(hn_capture_read(rep[0], &ca, &err) == 0 && hn_capture_read(rep[1], &cb, &err) == 0);
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 1);
+    in0[4000] ^= 1; /* one byte of one input */
+    CHECK(hn_alloc_write(rep[1], 0, "in", in0, sizeof in0, &err) == 0);
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 0);
+    CHECK(hn_alloc_link(rep[0], "in", rep[1], "in", 0) == 0); /* one file again */
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 1);
+    snprintf(mp, sizeof mp, "%s/meta", rep[2]); /* another argument value */
+    mf = fopen(mp, "w");
+    fprintf(mf, meta_text, "1.250", "20000000");
+    fclose(mf);
+    CHECK(hn_capture_read(rep[2], &cb, &err) == 0);
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 0);
+    snprintf(mp, sizeof mp, "%s/meta", rep[2]);
+    mf = fopen(mp, "w");
+    fprintf(mf, meta_text, "1.250", "10000000");
+    fclose(mf);
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 1);
+    snprintf(mp, sizeof mp, "%s/alloc1.in", rep[2]); /* an input missing */
+    CHECK(unlink(mp) == 0);
+    CHECK(hn_captures_same_inputs(&ca, &cb) == 0);
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

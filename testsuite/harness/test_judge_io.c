@@ -123,6 +123,7 @@ static void test_json(const char *dir)
     r->total_seconds = 9;
     r->check_run_seconds = 0.75;
     r->lock_wait_seconds = 0.5;
+    r->captures_repeated = 2;
     r->n_variants = 2;
     r->variants[0].label = "restrict";
     snprintf(r->variants[0].hash, sizeof r->variants[0].hash, "%064d", 7);
@@ -159,6 +160,7 @@ static void test_json(const char *dir)
     CHECK(back->build_seconds == 4.5 && back->check_seconds == 1.25 &&
           back->timing_seconds == 3 && back->total_seconds == 9);
     CHECK(back->check_run_seconds == 0.75 && back->lock_wait_seconds == 0.5);
+    CHECK(back->captures_repeated == 2);
     CHECK(back->n_variants == 2);
     CHECK(strcmp(back->variants[0].label, "restrict") == 0 &&
           strcmp(back->variants[0].hash, r->variants[0].hash) == 0 &&

@@ -69,6 +69,9 @@ unjudgeable() {
         cat judge_coef.txt
         expect judge_coef.txt "$v/scale_by_coef.same.cu" pass
         expect judge_coef.txt "$v/scale_by_coef.ignores_coef.cu" wrong
+        grep -q "^1 captured launch(es) repeat an earlier one on the same inputs" judge_coef.txt &&
+            echo "ok: the repeated launch of scale_by_coef is checked once" ||
+            { echo "FAIL: the repeated launch of scale_by_coef was not recognised"; fail=1; }
         for k in scale_by_late:k1:"depends on state the capture lacks (it uses __device__ late_gain" \
             compact_positive:k2:"the original kernel is nondeterministic"; do
             name=${k%%:*} rest=${k#*:}
