@@ -255,18 +255,17 @@ static const kernel *find_kernel(hn_judge_request *rq, tu_model *m)
         return NULL;
     }
     /* a template kernel's `T *`: T as the captured instantiations name it */
-    const char **instances = xcalloc(rq->n_captures + 1, sizeof *instances);
-    hn_capture *caps = xcalloc(rq->n_captures + 1, sizeof *caps);
-    size_t n = 0;
+    cstr_vec instances = {0};
     strbuf ignored = {0};
-    for (size_t i = 0; k->is_template && i < rq->n_captures; i++)
-        if (hn_capture_read(rq->captures[i], &caps[n], &ignored) == 0)
-            instances[n] = caps[n].instance, n++;
+    arena names;
+    arena_init(&names);
+    if (k->is_template)
+        hn_capture_instances(rq->captures, rq->n_captures, &names, &instances, &ignored);
     sb_free(&ignored);
-    driver_param_dtypes(k, instances, n, rq->param_dtypes, HN_MAX_ARGS);
+    driver_param_dtypes(k, instances.items, instances.len, rq->param_dtypes, HN_MAX_ARGS);
     rq->n_param_dtypes = k->params.len;
-    free(instances);
-    free(caps);
+    vec_free(&instances);
+    arena_free(&names);
     return k;
 }
 

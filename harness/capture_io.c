@@ -68,6 +68,27 @@ int hn_capture_read(const char *dir, hn_capture *c, strbuf *err)
     return 0;
 }
 
+size_t hn_capture_instances(const char *const *captures, size_t n, arena *a, cstr_vec *out,
+                            strbuf *err)
+{
+    size_t unnamed = 0;
+    for (size_t c = 0; c < n; c++) {
+        hn_capture cap;
+        if (hn_capture_read(captures[c], &cap, err) != 0 || !cap.instance[0]) {
+            if (!cap.instance[0] && err->len == 0)
+                sb_printf(err, "%s: names no instantiation", captures[c]);
+            unnamed++;
+            continue;
+        }
+        int seen = 0;
+        for (size_t i = 0; i < out->len && !seen; i++)
+            seen = strcmp(out->items[i], cap.instance) == 0;
+        if (!seen)
+            vec_push(out, arena_strdup(a, cap.instance));
+    }
+    return unnamed;
+}
+
 /* path, or its compressed form path.gz: exactly size bytes into a heap
  * buffer; 0, 1 when neither exists (errno ENOENT), -1 with err */
 static int read_alloc_file(const char *path, size_t size, unsigned char **out, strbuf *err)

@@ -157,6 +157,11 @@ typedef struct hn_capture {
 } hn_capture;
 
 int hn_capture_read(const char *dir, hn_capture *c, strbuf *err);
+/* The instantiations a template kernel's captures name, each once, in the
+ * captures' order, appended to out (strings in a).  Returns how many
+ * captures named none or could not be read (err says why of the first). */
+size_t hn_capture_instances(const char *const *captures, size_t n, arena *a, cstr_vec *out,
+                            strbuf *err);
 /* 1 when captures a and b are the same launch (meta alike but for its
  * launch_ms) on the same inputs (every allocN.in alike): a loop that resets
  * its inputs before each launch.  0 otherwise, or when a file cannot be

@@ -71,33 +71,32 @@ static step_result note_instances(judgement *j)
     res->instances[0] = res->timed_instance[0] = '\0';
     if (!k->is_template)
         return STEP_NEXT;
+    cstr_vec names = {0};
+    strbuf why = {0};
+    size_t unnamed = hn_capture_instances(j->rq->captures, j->rq->n_captures, &j->a, &names, &why);
+    step_result r = STEP_NEXT;
+    if (unnamed) {
+        sb_printf(j->err, "template kernel %s: %zu of its captures name no instantiation (%s)",
+                  k->qualified_name, unnamed, sb_str(&why));
+        r = STEP_FAILED;
+    }
+    /* one a line; the first capture's is timed */
     size_t used = 0;
-    for (size_t ci = 0; ci < j->rq->n_captures; ci++) {
-        hn_capture c;
-        if (hn_capture_read(j->rq->captures[ci], &c, j->err) != 0)
-            return STEP_FAILED;
-        if (!c.instance[0]) {
-            sb_printf(j->err, "%s: a capture of template kernel %s names no instantiation",
-                      c.dir, k->qualified_name);
-            return STEP_FAILED;
-        }
-        if (ci == 0)
-            snprintf(res->timed_instance, sizeof res->timed_instance, "%s", c.instance);
-        /* one a line, each once */
-        size_t n = strlen(c.instance);
-        int seen = 0;
-        for (const char *p = res->instances; *p && !seen; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
-            seen = strncmp(p, c.instance, n) == 0 && (p[n] == '\n' || p[n] == '\0');
-        if (seen)
-            continue;
+    for (size_t i = 0; r == STEP_NEXT && i < names.len; i++) {
+        size_t n = strlen(names.items[i]);
         if (used + n + 2 > sizeof res->instances) {
             sb_printf(j->err, "template kernel %s: too many instantiations", k->qualified_name);
-            return STEP_FAILED;
+            r = STEP_FAILED;
+            break;
         }
         used += (size_t)snprintf(res->instances + used, sizeof res->instances - used, "%s%s",
-                                 used ? "\n" : "", c.instance);
+                                 used ? "\n" : "", names.items[i]);
     }
-    return STEP_NEXT;
+    if (r == STEP_NEXT && names.len)
+        snprintf(res->timed_instance, sizeof res->timed_instance, "%s", names.items[0]);
+    vec_free(&names);
+    sb_free(&why);
+    return r;
 }
 
 static step_result find_kernel(judgement *j)

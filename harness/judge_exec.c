@@ -88,16 +88,7 @@ int judge_build_driver(const hn_judge_request *rq, const tu_model *m, size_t ker
     *exe_out = exe;
     /* a template kernel's driver instantiates what its captures ran */
     cstr_vec instances = {0};
-    for (size_t c = 0; c < rq->n_captures; c++) {
-        hn_capture cap;
-        if (hn_capture_read(rq->captures[c], &cap, &err) != 0 || !cap.instance[0])
-            continue;
-        int seen = 0;
-        for (size_t i = 0; i < instances.len && !seen; i++)
-            seen = strcmp(instances.items[i], cap.instance) == 0;
-        if (!seen)
-            vec_push(&instances, arena_strdup(a, cap.instance));
-    }
+    hn_capture_instances(rq->captures, rq->n_captures, a, &instances, &err);
     sb_clear(&err);
     int gen = hn_replay_source_instances(m, kernel_index, sources, n, instances.items,
                                          instances.len, header, &src, &err);
