@@ -2,7 +2,8 @@
  * judge_int.h: what the judge's files share inside the harness (not its
  * public face: harness.h is).  judge_exec.c runs generated code in child
  * processes; judge_inputs.c prepares input sets and compares outputs;
- * judge.c runs the steps of a judgement in order.
+ * judge_check.c checks the variants on every capture; judge.c runs the
+ * steps of a judgement in order.
  */
 #ifndef CL1CC_JUDGE_INT_H
 #define CL1CC_JUDGE_INT_H
@@ -103,5 +104,49 @@ void judge_find_pure_outputs(const hn_judge_request *rq, const char *exe, const 
 void judge_roofline(const hn_judge_request *rq, const tu_model *m, const kernel *k,
                     const char *exe, const char *capture_dir, const int *pure,
                     hn_judge_result *res, arena *a);
+
+/* ---- a judgement's steps (judge.c runs them; judge_check.c checks) ------- */
+
+/* One judgement's state, handed from step to step. */
+typedef struct judgement {
+    const hn_judge_request *rq;
+    const hn_judge_settings *set;
+    hn_judge_result *res;
+    strbuf *err;
+    arena a;
+    tu_model m;
+    size_t kernel_index;
+    const char *arch;  /* built for */
+    const char *exe;   /* the replay driver of the variants that built */
+    cstr_vec good;     /* their sources: variant g is the driver's kernel g + 1 */
+    VEC(size_t) good_index; /* and their indices in the request */
+    const char **captures;  /* materialized in the work folder */
+    const char *scale0;     /* magnitudes of capture 0's own inputs, or NULL */
+    double build_started, timing_started;
+    long winner;            /* into good, the fastest passing variant; -1 none */
+    int pure0[HN_MAX_ARGS]; /* capture 0's pure outputs (for the roofline) */
+    int have_pure0;
+} judgement;
+
+typedef enum step_result {
+    STEP_NEXT,     /* go on with the next step */
+    STEP_FINISHED, /* the judgement is complete: the steps after are skipped */
+    STEP_FAILED    /* no judgement: err says why */
+} step_result;
+
+static inline hn_variant_verdict *good_verdict(judgement *j, size_t g)
+{
+    return &j->res->variants[j->good_index.items[g]];
+}
+
+/* not yet failed */
+static inline int live(const hn_variant_verdict *v)
+{
+    return v->verdict == VERDICT_PENDING || v->verdict == VERDICT_PASS;
+}
+
+/* every capture checked: the original reproduces it, its pure outputs are
+ * found, and each live variant runs on its input sets and is compared */
+step_result judge_check_captures(judgement *j);
 
 #endif
