@@ -185,6 +185,11 @@ static uint64_t next_random(uint64_t *s)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+int hn_perturb_changes(hn_dtype t)
+{
+    return t == HN_F32 || t == HN_F64;
+}
+
 void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed)
 {
     uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
@@ -208,10 +213,15 @@ void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed)
     /* integers are left alone: they are often sizes and indices */
 }
 
+int hn_absolute_changes(hn_dtype t)
+{
+    return t == HN_F16 || t == HN_BF16 || t == HN_F32 || t == HN_F64;
+}
+
 void hn_absolute(hn_dtype t, unsigned char *data, size_t size)
 {
     size_t n = hn_dtype_size(t);
-    if (t != HN_F16 && t != HN_BF16 && t != HN_F32 && t != HN_F64)
+    if (!hn_absolute_changes(t))
         return;
     /* little-endian: the sign is the top bit of an element's last byte */
     for (size_t i = 0; i + n <= size; i += n)

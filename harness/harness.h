@@ -209,6 +209,8 @@ int hn_alloc_write(const char *dir, int alloc, const char *suffix, const void *d
  * shifted by a reproducible random amount; integers left alone (they are
  * often sizes and indices). */
 void hn_perturb(hn_dtype t, unsigned char *data, size_t size, uint64_t seed);
+/* 1 when hn_perturb changes elements of dtype t (f32, f64) */
+int hn_perturb_changes(hn_dtype t);
 /* Fills a buffer so an element the kernel does not write cannot match,
  * with poison `pattern` (taken modulo HN_POISONS): 0 a large finite
  * positive value (0x7b..), 1 NaN (0xff..), 2 a large finite negative one
@@ -226,6 +228,8 @@ int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void 
 /* Clears the sign of every float element (f16, bf16, f32, f64; NaN stays
  * NaN); other dtypes are left alone. */
 void hn_absolute(hn_dtype t, unsigned char *data, size_t size);
+/* 1 when hn_absolute can change elements of dtype t (the float ones) */
+int hn_absolute_changes(hn_dtype t);
 
 /* ---- the roofline (roofline.c, roofline_flops.c) ------------------------- */
 

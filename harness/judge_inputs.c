@@ -76,15 +76,21 @@ int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const cha
                       const char *to, input_edit how, uint64_t arg, const int *pure, strbuf *err)
 {
     for (int al = 0; al < c->nallocs; al++) {
-        int poisoned = how == INPUTS_POISON && pure[al];
-        if (strcmp(from, to) == 0 && (how == INPUTS_COPY || (how == INPUTS_POISON && !poisoned)))
+        hn_dtype t = alloc_dtype(rq, c, al);
+        /* an allocation the edit leaves as it is (integers perturbed, say:
+         * a gigabyte map of counters) is not read and written again */
+        int edits = how == INPUTS_POISON    ? pure[al]
+                    : how == INPUTS_PERTURB  ? hn_perturb_changes(t)
+                    : how == INPUTS_ABSOLUTE ? hn_absolute_changes(t)
+                                             : 0;
+        int poisoned = how == INPUTS_POISON && edits;
+        if (strcmp(from, to) == 0 && !edits)
             continue;
-        if (how == INPUTS_COPY && hn_alloc_link(from, "in", to, "in", al) == 0)
+        if (!edits && hn_alloc_link(from, "in", to, "in", al) == 0)
             continue;
         unsigned char *data;
         if (hn_alloc_read(from, al, "in", c->alloc_size[al], &data, err) != 0)
             return -1;
-        hn_dtype t = alloc_dtype(rq, c, al);
         if (how == INPUTS_PERTURB)
             hn_perturb(t, data, c->alloc_size[al], arg);
         else if (poisoned)
