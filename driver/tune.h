@@ -93,6 +93,7 @@ typedef struct tune_target {
     pol_facts facts;
     double captured_ms; /* the longest captured launch's wall time (0: unknown) */
     double timed_ms;    /* the first captured launch's (the one the judge times) */
+    size_t captured_bytes; /* the largest captured launch's allocations, in all */
     int n_captured;     /* launches captured */
     /* without a GPU: the variants the judges built, and those that did not compile */
     long variants_built, variants_unbuilt;

@@ -13,10 +13,13 @@
 #include "pool.h"
 #include "tune.h"
 
-/* a kernel whose captured launch took this long gets a first round of
- * LONG_FIRST_ROUND proposals (correlation's 1.1-s kernel: a judge of 6
- * variants took 78 s on an H100) */
+/* a kernel whose captured launch took this long, or whose capture holds
+ * this many bytes, gets a first round of LONG_FIRST_ROUND proposals
+ * (correlation's 1.1-s kernel: a judge of 6 variants took 78 s on an H100;
+ * particle-diffusion's 1.6-GB captures: 151 s of checks, each run reading
+ * and writing them) */
 #define LONG_KERNEL_MS 100.0
+#define LARGE_CAPTURE_BYTES ((size_t)1 << 30)
 enum { LONG_FIRST_ROUND = 3 };
 
 /* data: the round's jobs; a kernel's first verdict is when its first
@@ -79,7 +82,8 @@ static void propose(tune_session *s, tune_target *tk, size_t i, round_job *rj)
     /* a long kernel (each launch costs the judge seconds over its input
      * sets and timing) gets a smaller first round: the chooser's best few
      * land sooner, the rest follow */
-    if (!tk->row.variants_tried && tk->captured_ms >= LONG_KERNEL_MS &&
+    if (!tk->row.variants_tried &&
+        (tk->captured_ms >= LONG_KERNEL_MS || tk->captured_bytes >= LARGE_CAPTURE_BYTES) &&
         ctx.max_proposals > LONG_FIRST_ROUND)
         ctx.max_proposals = LONG_FIRST_ROUND;
     pol_search_options so;

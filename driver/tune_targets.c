@@ -48,13 +48,14 @@ static unsigned gcd(unsigned a, unsigned b)
 
 /* what the captured launches tell the transforms; the captured launches'
  * count, the longest one's wall time and the first one's (in capture
- * order: the judge times it) into tk */
+ * order: the judge times it), and the largest one's bytes, into tk */
 static void facts_from_captures(const char *dir, pol_facts *f, tune_target *tk)
 {
     double *longest_ms = &tk->captured_ms;
     long first = -1;
     *longest_ms = 0;
     tk->timed_ms = 0;
+    tk->captured_bytes = 0;
     f->block_threads = 0;
     f->pointers_distinct = 0;
     f->block[0] = f->block[1] = f->block[2] = 0;
@@ -85,6 +86,11 @@ static void facts_from_captures(const char *dir, pol_facts *f, tune_target *tk)
         }
         if (c.launch_ms > *longest_ms)
             *longest_ms = c.launch_ms;
+        size_t bytes = 0;
+        for (int al = 0; al < c.nallocs; al++)
+            bytes += c.alloc_size[al];
+        if (bytes > tk->captured_bytes)
+            tk->captured_bytes = bytes;
         flat &= c.grid[1] <= 1 && c.grid[2] <= 1;
         for (int s = 0; s < 3; s++) {
             unsigned g = c.grid[s] ? c.grid[s] : 1;

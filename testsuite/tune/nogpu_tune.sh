@@ -61,5 +61,16 @@ assert short["variants_tried"] > 3, short
 assert long_["variants_tried"] == 3, long_
 print("ok: a long kernel's first round is 3 proposals (%d for a short one)" % short["variants_tried"])
 PY
+# so does a kernel whose capture holds 2 GiB (each check run reads and
+# writes it: seconds), however short its launch
+rm -rf cap && fake_capture "$work/row_sums.cu" "$work/cap" 0.050 2147483648
+"$cl1cc" tune --captures cap --json large.json row_sums.cu -- -O3 >large.txt 2>large.err ||
+    { echo "FAIL: tune on a large capture"; cat large.err; fail=1; }
+python3 - large.json <<'PY' || fail=1
+import json, sys
+k = {k["kernel"]: k for k in json.load(open(sys.argv[1]))["kernels"]}["row_sums"]
+assert k["variants_tried"] == 3, k
+print("ok: a 2-GiB capture's first round is 3 proposals")
+PY
 [ $fail -eq 0 ] && echo "ok: without a GPU tune builds the first round and says what it skipped"
 exit $fail
