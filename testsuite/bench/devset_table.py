@@ -2,8 +2,9 @@
 """devset_table.py OUT: the table of devset_flow.sh's run.  Per program:
 the user's kernels launched (the CUPTI census, each instantiation apart;
 cub/thrust/CCCL kernels counted apart as library), captured (a capture's
-kernel or instantiation names it), judged (tune gave a verdict on
-variants), the capture's seconds (all, and of them the instrumented
+kernel or instantiation names it), judged (captured, and tune gave its
+kernel a verdict on variants: a template kernel's verdict covers every
+instantiation its captures ran), the capture's seconds (all, and of them the instrumented
 program's run) and tune's, seconds to the first verdict,
 best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
 of the alternating runs) and the self-checks."""
@@ -41,6 +42,11 @@ def captured(path):
     return names
 
 
+def base(n):
+    """a launched or captured name without namespaces and template arguments"""
+    return re.sub(r"\s+", "", n).split("<")[0].split("::")[-1]
+
+
 def matches(launched, caps):
     """a launched name counts as captured when a captured name is it or
     its unqualified form (the capture's kernel name may lack namespaces),
@@ -51,7 +57,6 @@ def matches(launched, caps):
     def norm(n):
         n = re.sub(r"\s+", "", n)
         return re.sub(r"\b(\d+)(?:u|l|ul|lu|ll|ull|llu)\b", r"\1", n, flags=re.I)
-    base = lambda n: norm(n).split("<")[0].split("::")[-1]
     cap = {norm(c) for c in caps} | {norm(c).split("::")[-1] for c in caps}
     cap_bases = {base(c) for c in caps}
     per_base = {}
@@ -106,13 +111,16 @@ for name in sorted(os.listdir(out)):
     best = " ".join(f"{k['kernel']}={k['speedup']:.2f}x" for k in kernels
                     if isinstance(k.get("speedup"), (int, float)) and k.get("speedup", 0) > 0)
     n_l = len(user) if user is not None else None
-    n_c = len(matches(user, caps)) if user is not None else len(caps)
+    got = matches(user, caps) if user is not None else sorted(caps)
+    n_c = len(got)
+    judged_bases = {base(k["kernel"]) for k in judged}
+    n_j = len([n for n in got if base(n) in judged_bases])
     tot_l += n_l or 0
     tot_c += n_c if user is not None else 0
-    tot_j += len(judged)
+    tot_j += n_j
     fmt = lambda v, f: f.format(v) if isinstance(v, (int, float)) else "-"
     print(f"{name:<20} {fmt(n_l, '{}'):>8} {fmt(len(lib) if lib is not None else None, '{}'):>4} "
-          f"{n_c:>8} {len(judged):>6} {fmt(cap_s, '{:.1f}'):>6} "
+          f"{n_c:>8} {n_j:>6} {fmt(cap_s, '{:.1f}'):>6} "
           f"{fmt(tj.get('capture_run_seconds'), '{:.1f}'):>7} "
           f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(r['tune_s'], '{:.0f}'):>6} "
           f"{e2e:>6}  {checks:<22} {best}")
