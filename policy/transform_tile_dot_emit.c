@@ -154,8 +154,9 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
               f->block[0], f->block[1]);
     sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sr[2][%d][%d];\n", s->bk, s->bm + 4);
     sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sc[2][%d][%d];\n", s->bk, s->bn + 4);
-    if (*t->pre_decls)
-        sb_printf(&sb, "\t%s\n", t->pre_decls + 1);
+    /* the kernel's own declarations before its loop declare only the
+     * loop's variable (declares_loop_var_only), which the tiles do not use:
+     * they stay in the original's path alone */
     sb_printf(&sb, "\tconst int cl1_tid = threadIdx.x + %d * threadIdx.y;\n", f->block[0]);
     sb_printf(&sb, "\tconst int cl1_tx = cl1_tid %% %d, cl1_ty = cl1_tid / %d;\n", s->bn / s->tn, s->bn / s->tn);
     sb_printf(&sb, "\tconst long long cl1_ey = (long long)gridDim.y * %d, cl1_ex = (long long)gridDim.x * %d;\n",

@@ -6,7 +6,6 @@ __global__ void gemm(int ni, int nj, int nk, float alpha, float beta, float *a, 
     if (blockDim.x == 32 && blockDim.y == 8 && blockDim.z == 1 && gridDim.z == 1) {
     	__shared__ __align__(16) float cl1_sr[2][16][68];
     	__shared__ __align__(16) float cl1_sc[2][16][68];
-    	int k;
     	const int cl1_tid = threadIdx.x + 32 * threadIdx.y;
     	const int cl1_tx = cl1_tid % 16, cl1_ty = cl1_tid / 16;
     	const long long cl1_ey = (long long)gridDim.y * 8, cl1_ex = (long long)gridDim.x * 32;
