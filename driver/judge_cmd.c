@@ -173,6 +173,8 @@ static int parse_args(int argc, char **argv, judge_cli *c)
             c->record = 1;
         } else if (strcmp(arg, "--work") == 0 && next) {
             c->work = argv[++i];
+        } else if (strcmp(arg, "--peaks-dir") == 0 && next) {
+            c->rq.peaks_dir = argv[++i];
         } else if ((used = hn_judge_settings_option(&c->rq.settings, arg, next, &err)) != 0) {
             if (used < 0) {
                 log_error("judge: %s", sb_str(&err));

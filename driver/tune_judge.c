@@ -187,7 +187,9 @@ int tune_prepare_job(tune_loop *run, tune_target *tk, round_job *rj, pool_job *p
     rj->json_path = arena_printf(a, "%s/judge.json", rj->dir);
     rj->out_path = arena_printf(a, "%s/judge.out", rj->dir);
     rj->err_path = arena_printf(a, "%s/judge.err", rj->dir);
-    const char *opts[] = {"--json", rj->json_path, "--work", arena_printf(a, "%s/work", rj->dir)};
+    /* the GPU's peaks measured once per run and GPU model, not per judge */
+    const char *opts[] = {"--json", rj->json_path, "--work", arena_printf(a, "%s/work", rj->dir),
+                          "--peaks-dir", run->work};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         vec_push(argv, opts[i]);
     hn_judge_settings_argv(run->judge, argv, a);

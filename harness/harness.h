@@ -369,6 +369,9 @@ typedef struct hn_judge_request {
     const char *nvcc;
     const char *share_dir; /* holds runtime/cl1cc_replay.cuh */
     const char *work_dir;
+    /* where judges of one run share the GPU's peaks (DIR/<GPU name>.peaks,
+     * measured by the first that needs them); NULL: measured by this one */
+    const char *peaks_dir;
     const char *arch;      /* to build for when there is no GPU; else the GPU's */
     hn_judge_settings settings;
 } hn_judge_request;

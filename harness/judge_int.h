@@ -97,6 +97,12 @@ void judge_find_pure_outputs(const hn_judge_request *rq, const char *exe, const 
 
 /* ---- the roofline (judge_roofline.c) ---------------------------------------- */
 
+/* The GPU's peaks into p: from rq->peaks_dir's file for gpu_name when an
+ * earlier judge of the run wrote it, else measured by the driver exe
+ * (`@device`, a second under the GPU's exclusive lock) and, with a
+ * peaks_dir, left there for the next; 0, or -1 with err */
+int judge_device_peaks(const hn_judge_request *rq, const char *exe, const char *gpu_name,
+                       hn_device_peaks *p, arena *a, strbuf *err);
 /* res->roofline and res->peaks for the timed capture (its folder
  * capture_dir, pure[] its pure outputs or NULL) on this GPU, and the
  * original's and each passing variant's percentage of the limit; what
