@@ -5,7 +5,9 @@ cub/thrust/CCCL kernels counted apart as library), captured (a capture's
 kernel or instantiation names it), judged (captured, and tune gave its
 kernel a verdict on variants: a template kernel's verdict covers every
 instantiation its captures ran), the capture's seconds (all, and of them the instrumented
-program's run) and tune's, seconds to the first verdict,
+program's run) and tune's, seconds to the last kernel's first verdict (and
+how long its judge waited for the GPU's lock: other programs' timings when
+several run at once),
 best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
 of the alternating runs) and the self-checks."""
 import json
@@ -86,7 +88,7 @@ def runs(path):
 
 out = sys.argv[1]
 print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} {'cap_run':>7} "
-      f"{'first_s':>7} {'tune_s':>6} {'e2e':>6}  {'checks':<22} best speedup per kernel")
+      f"{'first_s':>7} {'wait_s':>6} {'tune_s':>6} {'e2e':>6}  {'checks':<22} best speedup per kernel")
 tot_l = tot_c = tot_j = 0
 for name in sorted(os.listdir(out)):
     d = os.path.join(out, name)
@@ -104,6 +106,11 @@ for name in sorted(os.listdir(out)):
     cap_s = tj.get("capture_seconds")
     firsts = [k["first_verdict_seconds"] for k in kernels
               if isinstance(k.get("first_verdict_seconds"), (int, float))]
+    # of the last first verdict, the seconds its judge waited for the GPU's
+    # lock (other programs' timings, with DEVSET_LANES)
+    last = max((k for k in kernels if isinstance(k.get("first_verdict_seconds"), (int, float))),
+               key=lambda k: k["first_verdict_seconds"], default=None)
+    wait = (last or {}).get("judge_seconds", {}).get("lock_wait")
     e2e = "-"
     if r["plain"] and r["wrapped"]:
         e2e = f"{statistics.median(r['wrapped']) / statistics.median(r['plain']):.3f}"
@@ -122,7 +129,8 @@ for name in sorted(os.listdir(out)):
     print(f"{name:<20} {fmt(n_l, '{}'):>8} {fmt(len(lib) if lib is not None else None, '{}'):>4} "
           f"{n_c:>8} {n_j:>6} {fmt(cap_s, '{:.1f}'):>6} "
           f"{fmt(tj.get('capture_run_seconds'), '{:.1f}'):>7} "
-          f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(r['tune_s'], '{:.0f}'):>6} "
+          f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(wait, '{:.1f}'):>6} "
+          f"{fmt(r['tune_s'], '{:.0f}'):>6} "
           f"{e2e:>6}  {checks:<22} {best}")
 if tot_l:
     print(f"user kernels launched {tot_l}; captured {tot_c} ({100 * tot_c / tot_l:.0f}%); "
