@@ -17,7 +17,9 @@
 # by then.  DEVSET_LANES=N: N programs at once, one GPU: every run on the
 # GPU takes its lock (CL1CC_GPU_LOCK, harness/gpu_lock.c) as the judges
 # do: the census and tune's capture shared, the alternating (timed) runs
-# exclusive, so no timing overlaps another program's GPU work.
+# exclusive, so no timing overlaps another program's GPU work.  With
+# BENCH_GPUS=G (several GPUs) lane K runs on GPU (K-1) % G with that GPU's
+# lock (lanes.sh): one program per GPU at once, timed as if alone.
 set -u
 cl1cc=$(readlink -f "$1") devset=$(readlink -f "$2") out=$3
 shift 3

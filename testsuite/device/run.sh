@@ -29,7 +29,9 @@
 #                      named: all; BENCH_BUDGET, BENCH_RUNS, BENCH_DEADLINE
 #                      as there; DEVSET_TAG=name: devset-name.tgz;
 #                      DEVSET_LANES=N: N programs at once, BENCH_END: the
-#                      hard end; BENCH_LANES=N does the same for tune)
+#                      hard end; BENCH_LANES=N does the same for tune; on
+#                      a machine of several GPUs each lane has a GPU of
+#                      its own, BENCH_GPUS of them: all by default)
 # The GPU machine has no libclang 19 and no network.  Here, once:
 #   mkdir -p .deps && cd .deps && apt-get download libclang1-19 \
 #       libclang-common-19-dev libllvm19 libicu72 libz3-4 libxml2 libedit2 libcjson1
@@ -43,6 +45,10 @@ mkdir -p "$OUT" /tmp/deps
 for f in .deps/*.deb; do dpkg -x "$f" /tmp/deps; done
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:/tmp/deps/usr/lib/llvm-19/lib
 export PATH="$PATH:/usr/local/cuda/bin"
+# on a machine of several GPUs the bench lanes take one each (lanes.sh)
+BENCH_GPUS=${BENCH_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
+[ "$BENCH_GPUS" -ge 1 ] 2>/dev/null || BENCH_GPUS=1
+export BENCH_GPUS
 cl1cc=$PWD/build/device/bin/cl1cc
 summary=$OUT/summary.txt
 { echo "== machine"; nvidia-smi -L; nvcc --version | tail -n 2; date -u; } >>"$summary" 2>&1
