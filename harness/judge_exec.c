@@ -152,6 +152,22 @@ static proc_options driver_options(double wall_seconds)
     return po;
 }
 
+/* argv run under the GPU's lock taken for use */
+static int run_locked(const char *const *argv, const proc_options *po, proc_result *r,
+                      hn_gpu_use use)
+{
+    int lock = hn_gpu_lock(use);
+    int started = proc_run(argv, po, r);
+    hn_gpu_unlock(lock);
+    return started;
+}
+
+/* the driver stopped for want of GPU memory (cudaErrorMemoryAllocation) */
+static int out_of_gpu_memory(const proc_result *r)
+{
+    return r->exited && r->exit_code != 0 && strstr(sb_str(&r->err), "out of memory") != NULL;
+}
+
 run_outcome judge_run_driver(const char *exe, int index, const char *meta, const char *in_dir,
                              const char *out_dir, int timed_runs, double timeout)
 {
@@ -163,9 +179,15 @@ run_outcome judge_run_driver(const char *exe, int index, const char *meta, const
     const char *argv[] = {exe, idx, meta, in_dir, out_dir, runs, NULL};
     proc_options po = driver_options(timeout);
     proc_result r;
-    int lock = hn_gpu_lock(timed_runs > 0 ? HN_GPU_TIME : HN_GPU_CHECK);
-    int started = proc_run(argv, &po, &r);
-    hn_gpu_unlock(lock);
+    hn_gpu_use use = timed_runs > 0 ? HN_GPU_TIME : HN_GPU_CHECK;
+    int started = run_locked(argv, &po, &r, use);
+    /* a check that shared the GPU with other judges' working sets and ran
+     * out of its memory runs again with the GPU to itself */
+    if (started == 0 && use == HN_GPU_CHECK && out_of_gpu_memory(&r)) {
+        log_verbose("judge: %s ran out of GPU memory beside other judges: again, alone", exe);
+        proc_result_free(&r);
+        started = run_locked(argv, &po, &r, HN_GPU_TIME);
+    }
     if (started != 0) {
         out.verdict = VERDICT_ERROR;
         snprintf(out.detail, sizeof out.detail, "could not start %s", exe);
