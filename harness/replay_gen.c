@@ -79,8 +79,6 @@ static const char *instance_args(const char *instance)
     return strchr(instance, '<');
 }
 
-/* the table of kernels, their launch rules and grid sizers; one row of
- * kernels (and sizers) per instantiation of a template kernel */
 /* the kernel's __constant__ and __device__ variables, which a capture saves
  * by these names and the driver restores before each run */
 static void put_symbols(strbuf *out, const tu_model *m, const kernel *k, arena *a)
@@ -95,6 +93,9 @@ static void put_symbols(strbuf *out, const tu_model *m, const kernel *k, arena *
     sb_puts(out, "    {0, 0, 0},\n};\n");
 }
 
+/* the table of kernels, their launch rules and grid sizers (one row of
+ * kernels and sizers per instantiation of a template kernel), the
+ * kernel's variables and main */
 static int put_tables(strbuf *out, const tu_model *m, const kernel *k, const char *const *variants,
                       size_t n_variants, const char *const *instances, size_t n_instances,
                       arena *a, strbuf *err)
