@@ -101,6 +101,7 @@ typedef struct tune_target {
     VEC(pol_sample) history;
     int done;
     char detail[512];   /* row.detail once the run ends */
+    char far_reason[200]; /* row.far_reason once the run ends (tune_far_reason) */
     /* the best variant that beat the original: 1 and NaN while none has */
     double best_speedup, best_ms;
     int rounds, build_errors;
@@ -160,6 +161,11 @@ int tune_kernel_of_file(const tu_model *m, const kernel *k, const tune_target *t
  * scaled by its headroom, 1 - that percentage (docs/TUNING.md) */
 double tune_best_pct_of_limit(const tune_target *tk);
 int tune_round_share(const tune_target *tk, int per_round);
+/* Why tk's best stays under TUNE_FAR_PCT of its limit, as far as tune can
+ * tell from what it measured and captured, into out ("" when it is not
+ * that far, or its limit is unknown) */
+#define TUNE_FAR_PCT 10.0
+void tune_far_reason(const tune_target *tk, char *out, size_t len);
 
 /* tk's database key for loop->arch, and its kernels row once recording */
 void tune_key_kernel(tune_loop *loop, tune_target *tk);

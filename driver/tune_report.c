@@ -57,6 +57,12 @@ void tune_report_print(const tune_run *r, FILE *out)
     if (r->ran_on_gpu && r->kernels.len)
         fprintf(out, "limit_ms: the roofline limit of the timed launch; orig%%, best%%: the "
                      "original's and the best variant's share of it (docs/TUNING.md, \"Roofline\")\n");
+    for (size_t i = 0; i < r->kernels.len; i++) {
+        const tune_kernel *w = &r->kernels.items[i];
+        if (w->far_reason)
+            fprintf(out, "%s: %.1f%% of its limit: %s\n", w->kernel, w->best_pct_of_limit,
+                    w->far_reason);
+    }
     if (!r->ran_on_gpu && r->gpu_name)
         fprintf(out, "nothing was verified or timed, and nothing was recorded.\n");
 }
@@ -99,6 +105,8 @@ static void finish_row(tune_target *tk)
     r->best_ms = tk->best_speedup > 1 ? tk->best_ms : r->baseline_ms;
     r->speedup = isfinite(r->baseline_ms) ? tk->best_speedup : NAN;
     r->best_pct_of_limit = tune_best_pct_of_limit(tk);
+    tune_far_reason(tk, tk->far_reason, sizeof tk->far_reason);
+    r->far_reason = tk->far_reason[0] ? tk->far_reason : NULL;
 }
 
 /* 4. the table and --json; the exit code */

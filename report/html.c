@@ -252,6 +252,12 @@ static void kernel_table(strbuf *out, const report_input *in)
             sb_puts(out, "–");
         sb_puts(out, "</td><td>");
         esc(out, k->detail ? k->detail : "");
+        if (k->far_reason) { /* under 10% of its limit: why */
+            sb_printf(out, "%s<small>%.1f%% of its limit: ", k->detail && *k->detail ? "<br>" : "",
+                      k->best_pct_of_limit);
+            esc(out, k->far_reason);
+            sb_puts(out, "</small>");
+        }
         sb_puts(out, "</td></tr>\n");
     }
     sb_puts(out, "</tbody>\n</table>\n");

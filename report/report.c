@@ -182,14 +182,23 @@ static void md_kernels(const report_input *in, strbuf *out)
     int any_detail = 0;
     for (size_t i = 0; i < run->kernels.len; i++) {
         const tune_kernel *k = &run->kernels.items[i];
-        if (!k->detail || !*k->detail)
+        int has_detail = k->detail && *k->detail;
+        if (!has_detail && !k->far_reason)
             continue;
         if (!any_detail++)
             sb_puts(out, "<details><summary>Details per kernel</summary>\n\n");
         sb_puts(out, "- ");
         md_code(out, k->kernel ? k->kernel : "?");
         sb_puts(out, ": ");
-        md_cell(out, k->detail);
+        if (has_detail)
+            md_cell(out, k->detail);
+        if (k->far_reason) { /* under 10% of its limit: why */
+            char far[64];
+            snprintf(far, sizeof far, "%s%.1f%% of its limit: ", has_detail ? "; " : "",
+                     k->best_pct_of_limit);
+            md_cell(out, far);
+            md_cell(out, k->far_reason);
+        }
         sb_putc(out, '\n');
     }
     if (any_detail)

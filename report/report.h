@@ -37,6 +37,9 @@ typedef struct tune_kernel {
     const char *not_captured;
     /* seconds from the capture's end to its first judgement back; 0: none */
     double first_verdict_seconds;
+    /* its best under 10% of its limit: why, as far as tune can tell
+     * (docs/TUNING.md, "Far from the limit"); NULL otherwise */
+    const char *far_reason;
 } tune_kernel;
 
 typedef struct tune_run {

@@ -42,6 +42,7 @@ static const char *const phase_keys[REPORT_JUDGE_PHASES] = {"build", "checks", "
 #define K_DETAIL "detail"
 #define K_PROGRESS "progress"
 #define K_NOT_CAPTURED "not_captured"
+#define K_FAR_REASON "far_reason"
 #define K_VERSION "cl1cc_version"
 #define K_ARCH "arch"
 #define K_GPU_NAME "gpu_name"
@@ -90,6 +91,8 @@ static cJSON *kernel_json(const tune_kernel *w)
     cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
     if (w->not_captured)
         cJSON_AddStringToObject(k, K_NOT_CAPTURED, w->not_captured);
+    if (w->far_reason)
+        cJSON_AddStringToObject(k, K_FAR_REASON, w->far_reason);
     if (w->first_verdict_seconds > 0)
         cJSON_AddNumberToObject(k, K_FIRST_VERDICT, w->first_verdict_seconds);
     cJSON *prog = cJSON_AddArrayToObject(k, K_PROGRESS);
@@ -176,6 +179,7 @@ static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
     tk->best_label = get_string(k, K_BEST_LABEL, a);
     tk->detail = get_string(k, K_DETAIL, a);
     tk->not_captured = get_string(k, K_NOT_CAPTURED, a);
+    tk->far_reason = get_string(k, K_FAR_REASON, a);
     double first = get_number(k, K_FIRST_VERDICT);
     tk->first_verdict_seconds = isfinite(first) ? first : 0;
     tk->variants_tried = get_count(k, K_TRIED);

@@ -60,6 +60,102 @@ static void write_judgement(const char *path)
     free(r);
 }
 
+/* a kernel under 10% of its limit says why, in the order tune_far_reason
+ * tries them; at 10% or more, or with the limit unknown, nothing */
+static void check_far_reasons(tune_target *tk, const char *dir)
+{
+    char why[200];
+    tune_target t = *tk;
+    t.best_speedup = 1;
+    t.best_ms = NAN;
+    t.row.limit_ms = 0.05;
+    t.row.baseline_ms = 0.5; /* 10%: not far */
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(why[0] == '\0');
+    t.row.limit_ms = NAN;
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(why[0] == '\0');
+    t.row.limit_ms = 0.0025;
+    t.row.baseline_ms = 0.008; /* 31%: not far */
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(why[0] == '\0');
+    t.row.limit_ms = 0.0005;   /* 6% of an 8-us launch */
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(strcmp(why, "launch-bound: 8.0 us a launch") == 0);
+    t.row.baseline_ms = 2.0;
+    t.row.limit_ms = 0.1;      /* 5% */
+    t.facts.block_threads = 256;
+    t.facts.grid_max[0] = 8, t.facts.grid_max[1] = 1, t.facts.grid_max[2] = 0;
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(strcmp(why, "2048 threads at most: too few to fill the GPU") == 0);
+    t.facts.grid_max[0] = 4096;
+    t.original = "__global__ void h(int *c, const int *x) { atomicAdd(&c[x[0]], 1); }";
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(strcmp(why, "atomics: their contention is not in the limit") == 0);
+    t.original = "__global__ void s(float *x) { x[0] = 1; }";
+    t.row.flops = NAN;
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(strncmp(why, "its flops are not counted", 25) == 0);
+    t.row.flops = 1e9;
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(strcmp(why, "no transform of the catalogue closes the gap") == 0);
+    /* a variant that brings it over 10% clears it */
+    t.best_speedup = 3;
+    t.best_ms = 0.5;
+    tune_far_reason(&t, why, sizeof why);
+    CHECK(why[0] == '\0');
+    /* the reason in the JSON, both ways, the table and both reports */
+    tune_run run, back;
+    memset(&run, 0, sizeof run);
+    tune_kernel far = t.row;
+    far.kernel = "far";
+    far.status = "no_gain";
+    far.key = far.detail = far.best_label = "";
+    far.best_pct_of_limit = 5;
+    far.far_reason = "no transform of the catalogue closes the gap";
+    memset(&far.progress_t, 0, sizeof far.progress_t);
+    memset(&far.progress_best, 0, sizeof far.progress_best);
+    vec_push(&run.kernels, far);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/far.json", dir);
+    strbuf err = {0};
+    CHECK(report_write_tune(&run, path, &err) == 0);
+    vec_free(&run.kernels);
+    char *text = NULL;
+    CHECK(file_read_all(path, 0, &text, NULL) == 0);
+    arena a;
+    arena_init(&a);
+    CHECK(text && report_parse_tune(text, &a, &back, &err) == 0 && back.kernels.len == 1);
+    if (back.kernels.len == 1) {
+        CHECK(back.kernels.items[0].far_reason &&
+              strcmp(back.kernels.items[0].far_reason, far.far_reason) == 0);
+        snprintf(path, sizeof path, "%s/far.txt", dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            tune_report_print(&back, f);
+            fclose(f);
+        }
+        char *table = NULL;
+        CHECK(file_read_all(path, 0, &table, NULL) == 0 && table &&
+              strstr(table, "far: 5.0% of its limit: no transform of the catalogue closes the gap\n"));
+        free(table);
+        report_input in;
+        memset(&in, 0, sizeof in);
+        in.run = &back;
+        strbuf html = {0}, md = {0};
+        report_html(&in, &html);
+        CHECK(strstr(sb_str(&html), "<small>5.0% of its limit: no transform of the catalogue closes the gap</small>"));
+        report_markdown(&in, &md);
+        CHECK(strstr(sb_str(&md), "5.0% of its limit: no transform of the catalogue closes the gap"));
+        sb_free(&html);
+        sb_free(&md);
+    }
+    tune_run_free(&back);
+    free(text);
+    arena_free(&a);
+    sb_free(&err);
+}
+
 static const char *policy_of(const tunedb_variant_list *list, const char *source)
 {
     for (size_t i = 0; i < list->len; i++)
@@ -249,6 +345,7 @@ int main(int argc, char **argv)
     CHECK(tune_round_share(&tk, 4) == 2 && tune_round_share(&tk, 1) == 1);
     tk.best_ms = 1.0;
     check_report(&tk, dir);
+    check_far_reasons(&tk, dir);
 
     vec_free(&tk.history);
     vec_free(&tk.row.progress_t);
