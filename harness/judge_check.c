@@ -246,24 +246,21 @@ static size_t capture_bytes(const hn_capture *c)
 
 /* capture ci: the reference, then the captured input set and the
  * perturbed ones; 0, or -1 with err */
-static int check_capture(judgement *j, int ci)
+static int check_capture(judgement *j, const hn_capture *c, int ci)
 {
-    hn_capture c;
-    if (hn_capture_read(j->captures[ci], &c, j->err) != 0)
-        return -1;
-    const char *meta = arena_printf(&j->a, "%s/meta", c.dir);
+    const char *meta = arena_printf(&j->a, "%s/meta", c->dir);
     const char *ref = judge_make_dir(j->rq, &j->a, "ref%d-%d", ci, 0);
-    if (check_reference(j, &c, ci, meta, ref) != 0)
+    if (check_reference(j, c, ci, meta, ref) != 0)
         return -1;
     int pure[HN_MAX_ARGS];
-    judge_find_pure_outputs(j->rq, j->exe, &c, meta, ref, pure, &j->a, j->err);
+    judge_find_pure_outputs(j->rq, j->exe, c, meta, ref, pure, &j->a, j->err);
     if (ci == 0) {
         memcpy(j->pure0, pure, sizeof pure);
         j->have_pure0 = 1;
     }
-    int seeds = ci > 0 && capture_bytes(&c) > PERTURB_ALL_MAX_BYTES ? 0 : j->set->seeds;
+    int seeds = ci > 0 && capture_bytes(c) > PERTURB_ALL_MAX_BYTES ? 0 : j->set->seeds;
     for (int seed = 0; seed <= seeds; seed++) {
-        input_set s = {&c, meta, ci, seed, NULL, NULL, NULL};
+        input_set s = {c, meta, ci, seed, NULL, NULL, NULL};
         int ready = prepare_input_set(j, &s, pure, ref);
         if (ready < 0)
             return -1;
@@ -278,50 +275,48 @@ static int check_capture(judgement *j, int ci)
  * holds each allocation twice (its state and its pristine copy) */
 #define SHARED_CHECKS_MAX_BYTES ((size_t)4 << 30)
 
-static void share_gpu_by_size(judgement *j)
+static void share_gpu_by_size(const hn_capture *caps, size_t n)
 {
     size_t most = 0;
-    for (size_t ci = 0; ci < j->rq->n_captures; ci++) {
-        hn_capture c;
-        strbuf ignored = {0};
-        if (hn_capture_read(j->captures[ci], &c, &ignored) == 0 && capture_bytes(&c) > most)
-            most = capture_bytes(&c);
-        sb_free(&ignored);
-    }
+    for (size_t ci = 0; ci < n; ci++)
+        if (capture_bytes(&caps[ci]) > most)
+            most = capture_bytes(&caps[ci]);
     hn_gpu_lock_checks_exclusive(most > SHARED_CHECKS_MAX_BYTES);
 }
 
 /* 1 when capture ci is the same launch on the same inputs as one checked
  * before it: its checks would repeat that one's */
-static int repeats_a_checked_capture(judgement *j, size_t ci)
+static int repeats_a_checked_capture(const hn_capture *caps, size_t ci)
 {
-    hn_capture c, earlier;
-    strbuf ignored = {0};
-    int same = 0;
-    if (ci > 0 && hn_capture_read(j->captures[ci], &c, &ignored) == 0)
-        for (size_t e = 0; e < ci && !same; e++)
-            same = hn_capture_read(j->captures[e], &earlier, &ignored) == 0 &&
-                   hn_captures_same_inputs(&earlier, &c);
-    sb_free(&ignored);
-    return same;
+    for (size_t e = 0; e < ci; e++)
+        if (hn_captures_same_inputs(&caps[e], &caps[ci]))
+            return 1;
+    return 0;
 }
 
 step_result judge_check_captures(judgement *j)
 {
-    share_gpu_by_size(j);
+    size_t n = j->rq->n_captures;
+    hn_capture *caps = xcalloc(n ? n : 1, sizeof *caps);
+    step_result r = STEP_NEXT;
+    for (size_t ci = 0; r == STEP_NEXT && ci < n; ci++)
+        if (hn_capture_read(j->captures[ci], &caps[ci], j->err) != 0)
+            r = STEP_FAILED;
+    if (r == STEP_NEXT)
+        share_gpu_by_size(caps, n);
     double waited, held_before, held_after;
     hn_gpu_lock_totals(&waited, &held_before);
-    step_result r = STEP_NEXT;
-    for (size_t ci = 0; r == STEP_NEXT && ci < j->rq->n_captures; ci++) {
-        if (repeats_a_checked_capture(j, ci)) {
+    for (size_t ci = 0; r == STEP_NEXT && ci < n; ci++) {
+        if (repeats_a_checked_capture(caps, ci)) {
             j->res->captures_repeated++;
             continue;
         }
-        if (check_capture(j, (int)ci) != 0)
+        if (check_capture(j, &caps[ci], (int)ci) != 0)
             r = STEP_FAILED;
     }
     hn_gpu_lock_totals(&waited, &held_after);
     j->res->check_run_seconds = held_after - held_before;
+    free(caps);
     return r;
 }
 
