@@ -54,17 +54,27 @@ rc = p.wait()
 print(rc if rc >= 0 else 128 - rc)' "$@"
 }
 
-# 1. Ctrl-C: nvcc exits 2; so must cl1cc, at every point of its run (a
-# delay at which the compile had ended already says "none")
-want=$(signalled INT 0.3 nvcc -arch=sm_90 -c src/k.cu -o int_nvcc.o)
+# 1. Ctrl-C: nvcc exits 2 (and under load sometimes 255: its child's death
+# by the group's SIGINT can reach it before its own handler ends it); cl1cc
+# must end with a status nvcc ends with, at every point of its run (a delay
+# at which the compile had ended already says "none").  What nvcc gives is
+# sampled at the same delays: 2, and any other it showed.
+want=" 2 "
+for d in 0.3 0.7 1.1; do
+    w=$(signalled INT $d nvcc -arch=sm_90 -c src/k.cu -o int_nvcc.o)
+    case "$w" in none | *" $w "*) ;; *) want="$want$w " ;; esac
+done
 hits=0
 for d in 0.3 0.7 1.1 1.5 1.9; do
     got=$(signalled INT $d "$cl1cc" -arch=sm_90 -c src/k.cu -o int.o)
     [ "$got" = none ] && continue
     hits=$((hits + 1))
-    if [ "$got" = "$want" ]; then echo "ok: SIGINT after ${d}s: status $got, as nvcc"; else echo "FAIL: SIGINT after ${d}s: status $got (nvcc: $want)"; fail=1; fi
+    case "$want" in
+    *" $got "*) echo "ok: SIGINT after ${d}s: status $got, as nvcc's (nvcc gave:$want)" ;;
+    *) echo "FAIL: SIGINT after ${d}s: status $got (nvcc gave:$want)"; fail=1 ;;
+    esac
 done
-[ "$want" != none ] && [ $hits -ge 2 ] || { echo "FAIL: SIGINT reached nvcc: $want, cl1cc $hits times"; fail=1; }
+[ $hits -ge 2 ] || { echo "FAIL: SIGINT reached cl1cc's nvcc $hits times"; fail=1; }
 
 # 2. ulimit -f: cl1cc's own writes (the cache) fail quietly; the build is nvcc's
 (ulimit -f 5000; nvcc -arch=sm_90 -c src/k.cu -o lim_nvcc.o; echo $? >st_nvcc)
