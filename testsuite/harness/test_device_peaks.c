@@ -12,19 +12,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-
-static int runs(const char *counter)
-{
-    char *text = NULL;
-    size_t len = 0;
-    if (file_read_all(counter, 0, &text, &len) != 0)
-        return 0;
-    int n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n';
-    free(text);
-    return n;
-}
+#include "test_util.h"
 
 int main(int argc, char **argv)
 {
@@ -55,26 +43,26 @@ int main(int argc, char **argv)
     /* no peaks_dir: measured every time */
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 2 && p.copy_bytes_per_s == 3.0e12 && p.fp32_flops_per_s > 6e13);
+    CHECK(file_line_count(counter) == 2 && p.copy_bytes_per_s == 3.0e12 && p.fp32_flops_per_s > 6e13);
     /* shared: measured once per GPU model */
     rq.peaks_dir = shared;
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 3);
+    CHECK(file_line_count(counter) == 3);
     char path[700];
     snprintf(path, sizeof path, "%s/NVIDIA_H100_80GB_HBM3.peaks", shared);
     struct stat st;
     CHECK(stat(path, &st) == 0);
     memset(&p, 0, sizeof p);
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 3 && p.copy_bytes_per_s == 3.0e12);
+    CHECK(file_line_count(counter) == 3 && p.copy_bytes_per_s == 3.0e12);
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H200", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 4);
+    CHECK(file_line_count(counter) == 4);
     /* a damaged shared file is measured again and replaced */
     CHECK(file_write_atomic(path, "junk\n", 5) == 0);
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 5 && p.copy_bytes_per_s == 3.0e12);
+    CHECK(file_line_count(counter) == 5 && p.copy_bytes_per_s == 3.0e12);
     CHECK(judge_device_peaks(&rq, exe, "NVIDIA H100 80GB HBM3", &p, &a, &err) == 0);
-    CHECK(runs(counter) == 5);
+    CHECK(file_line_count(counter) == 5);
     /* a driver that fails: an error, nothing guessed */
     snprintf(path, sizeof path, "%s/false.sh", root);
     CHECK(file_write_atomic(path, "#!/bin/sh\nexit 1\n", 17) == 0 && chmod(path, 0755) == 0);

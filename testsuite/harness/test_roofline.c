@@ -14,6 +14,7 @@
 #include "check.h"
 #include "frontend.h"
 #include "roofline_int.h"
+#include "test_util.h"
 
 static const char *work;
 
@@ -261,17 +262,8 @@ int main(int argc, char **argv)
     work = argv[2];
     CHECK(dir_create_all(work, 0755) == 0);
     tu_model m;
-    model_init(&m);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    fo.with_bodies = 1;
-    strbuf diags;
-    sb_init(&diags);
-    if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {
-        fputs(sb_str(&diags), stderr);
+    if (parse_fixture(argv[1], 1, NULL, 0, &m) != 0)
         return 1;
-    }
-    sb_free(&diags);
     test_eval();
     test_peaks();
     test_gemm(&m);

@@ -11,19 +11,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-
-static int runs(const char *counter)
-{
-    char *text = NULL;
-    size_t len = 0;
-    if (file_read_all(counter, 0, &text, &len) != 0)
-        return 0;
-    int n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n';
-    free(text);
-    return n;
-}
+#include "test_util.h"
 
 /* a driver script at root/name.sh: `fails` runs fail with message, then
  * it succeeds */
@@ -50,22 +38,22 @@ int main(int argc, char **argv)
     driver(root, "oom_once", 1, "cudaMalloc: out of memory", exe, sizeof exe);
     run_outcome r = judge_run_driver(exe, 0, "meta", "in", "out", 0, 10);
     snprintf(counter, sizeof counter, "%s/oom_once.runs", root);
-    CHECK(r.ok && runs(counter) == 2);
+    CHECK(r.ok && file_line_count(counter) == 2);
     /* out of memory every time: one retry, then the failure stands */
     driver(root, "oom_always", 5, "cudaMalloc: out of memory", exe, sizeof exe);
     r = judge_run_driver(exe, 0, "meta", "in", "out", 0, 10);
     snprintf(counter, sizeof counter, "%s/oom_always.runs", root);
-    CHECK(!r.ok && r.verdict == VERDICT_CRASH && strstr(r.detail, "out of memory") && runs(counter) == 2);
+    CHECK(!r.ok && r.verdict == VERDICT_CRASH && strstr(r.detail, "out of memory") && file_line_count(counter) == 2);
     /* another failure: no retry */
     driver(root, "crash", 1, "kernel: an illegal memory access was encountered", exe, sizeof exe);
     r = judge_run_driver(exe, 0, "meta", "in", "out", 0, 10);
     snprintf(counter, sizeof counter, "%s/crash.runs", root);
-    CHECK(!r.ok && r.verdict == VERDICT_CRASH && runs(counter) == 1);
+    CHECK(!r.ok && r.verdict == VERDICT_CRASH && file_line_count(counter) == 1);
     /* a timed run holds the GPU alone already: no retry */
     driver(root, "timed", 1, "cudaMalloc: out of memory", exe, sizeof exe);
     r = judge_run_driver(exe, 0, "meta", "in", "out", 3, 10);
     snprintf(counter, sizeof counter, "%s/timed.runs", root);
-    CHECK(!r.ok && runs(counter) == 1);
+    CHECK(!r.ok && file_line_count(counter) == 1);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     CHECK(system(cmd) == 0);
     return CHECK_REPORT("test_run_retry");

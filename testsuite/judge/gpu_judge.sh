@@ -21,14 +21,7 @@ cd "$work" || exit 1
 fail=0
 flags="-O3 -arch=sm_90"
 v=$here/variants
-expect() { # table variant-file verdict
-    got=$(awk -v v="$2" '$1 == v { print $2 }' "$1")
-    if [ "$got" = "$3" ]; then
-        echo "ok: $(basename "$2" .cu): $got"
-    else
-        echo "FAIL: $(basename "$2" .cu): expected $3, got '${got:-nothing}'"; fail=1
-    fi
-}
+. "$here/expect.sh"
 
 # an output the kernel also reads through fmaxf or fminf (dif[j] =
 # fmaxf(x[j], dif[j])), launched first on dif = 0 (1e30 for fminf), where

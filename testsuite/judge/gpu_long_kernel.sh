@@ -61,14 +61,7 @@ else
     echo "FAIL: the short launch's launch_ms is '${short:-nothing}', expected < 50"; fail=1
 fi
 
-expect() { # table variant-file verdict
-    got=$(awk -v v="$2" '$1 == v { print $2 }' "$1")
-    if [ "$got" = "$3" ]; then
-        echo "ok: $(basename "$2" .cu): $got"
-    else
-        echo "FAIL: $(basename "$2" .cu): expected $3, got '${got:-nothing}'"; fail=1
-    fi
-}
+. "$here/expect.sh"
 
 # 2. the judge on the long launch.  --rounds 3 --runs 20 are the defaults,
 # written out: with one round allowed, "one round" would prove nothing.

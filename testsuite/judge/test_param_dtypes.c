@@ -9,6 +9,7 @@
 #include "check.h"
 #include "frontend.h"
 #include "param_dtypes.h"
+#include "test_util.h"
 
 static const kernel *find(const tu_model *m, const char *name)
 {
@@ -76,16 +77,8 @@ int main(int argc, char **argv)
         return 2;
     }
     tu_model m;
-    model_init(&m);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    strbuf diags;
-    sb_init(&diags);
-    if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {
-        fputs(sb_str(&diags), stderr);
+    if (parse_fixture(argv[1], 0, NULL, 0, &m) != 0)
         return 1;
-    }
-    sb_free(&diags);
     test_plain(&m);
     test_template(&m);
     model_free(&m);

@@ -14,6 +14,7 @@
 
 #include "builtin.h"
 #include "frontend.h"
+#include "test_util.h"
 
 int main(int argc, char **argv)
 {
@@ -54,19 +55,8 @@ int main(int argc, char **argv)
             flags[n_flags++] = argv[i];
     }
     tu_model m;
-    model_init(&m);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    fo.with_bodies = 1;
-    fo.flags = flags;
-    fo.n_flags = n_flags;
-    strbuf diags;
-    sb_init(&diags);
-    if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {
-        fputs(sb_str(&diags), stderr);
+    if (parse_fixture(argv[1], 1, flags, n_flags, &m) != 0)
         return 1;
-    }
-    sb_free(&diags);
     long index = -1;
     for (size_t i = 0; i < m.kernels.len; i++)
         if (strcmp(m.kernels.items[i].name, argv[2]) == 0)

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "check.h"
 #include "frontend.h"
+#include "test_util.h"
 
 static size_t propose(const pol_context *ctx, const pol_search_options *o, arena *a,
                       const char **labels, size_t max)
@@ -38,17 +39,8 @@ int main(int argc, char **argv)
         return 2;
     }
     tu_model m;
-    model_init(&m);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    fo.with_bodies = 1;
-    strbuf diags;
-    sb_init(&diags);
-    if (fe_parse(argv[1], &fo, &m, &diags) != FE_OK) {
-        fputs(sb_str(&diags), stderr);
+    if (parse_fixture(argv[1], 1, NULL, 0, &m) != 0)
         return 1;
-    }
-    sb_free(&diags);
     size_t index = 0;
     while (index < m.kernels.len && strcmp(m.kernels.items[index].name, "matmul") != 0)
         index++;

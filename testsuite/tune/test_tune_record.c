@@ -60,6 +60,37 @@ static void write_judgement(const char *path)
     free(r);
 }
 
+/* run written as the report JSON at path (its kernels freed) and read
+ * back into back (strings in a); 0, or -1 */
+static int json_round_trip(tune_run *run, const char *path, arena *a, tune_run *back)
+{
+    strbuf err = {0};
+    int ok = report_write_tune(run, path, &err) == 0;
+    CHECK(ok);
+    vec_free(&run->kernels);
+    char *text = NULL;
+    ok = ok && file_read_all(path, 0, &text, NULL) == 0 && text &&
+         report_parse_tune(text, a, back, &err) == 0;
+    CHECK(ok);
+    free(text);
+    sb_free(&err);
+    return ok ? 0 : -1;
+}
+
+/* the table tune prints for run, as text (free it), written through path */
+static char *printed_table(const tune_run *run, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return NULL;
+    tune_report_print(run, f);
+    fclose(f);
+    char *text = NULL;
+    CHECK(file_read_all(path, 0, &text, NULL) == 0);
+    return text;
+}
+
 /* a kernel under 10% of its limit says why, in the order tune_far_reason
  * tries them; at 10% or more, or with the limit unknown, nothing */
 static void check_far_reasons(tune_target *tk, const char *dir)
@@ -118,25 +149,19 @@ static void check_far_reasons(tune_target *tk, const char *dir)
     vec_push(&run.kernels, far);
     char path[4096];
     snprintf(path, sizeof path, "%s/far.json", dir);
-    strbuf err = {0};
-    CHECK(report_write_tune(&run, path, &err) == 0);
-    vec_free(&run.kernels);
-    char *text = NULL;
-    CHECK(file_read_all(path, 0, &text, NULL) == 0);
     arena a;
     arena_init(&a);
-    CHECK(text && report_parse_tune(text, &a, &back, &err) == 0 && back.kernels.len == 1);
+    if (json_round_trip(&run, path, &a, &back) != 0) {
+        arena_free(&a);
+        return;
+    }
+    CHECK(back.kernels.len == 1);
     if (back.kernels.len == 1) {
         CHECK(back.kernels.items[0].far_reason &&
               strcmp(back.kernels.items[0].far_reason, far.far_reason) == 0);
         snprintf(path, sizeof path, "%s/far.txt", dir);
-        FILE *f = fopen(path, "w");
-        if (f) {
-            tune_report_print(&back, f);
-            fclose(f);
-        }
-        char *table = NULL;
-        CHECK(file_read_all(path, 0, &table, NULL) == 0 && table &&
+        char *table = printed_table(&back, path);
+        CHECK(table &&
               strstr(table, "far: 5.0% of its limit: no transform of the catalogue closes the gap\n"));
         free(table);
         report_input in;
@@ -151,9 +176,7 @@ static void check_far_reasons(tune_target *tk, const char *dir)
         sb_free(&md);
     }
     tune_run_free(&back);
-    free(text);
     arena_free(&a);
-    sb_free(&err);
 }
 
 static const char *policy_of(const tunedb_variant_list *list, const char *source)
@@ -169,17 +192,10 @@ static void check_table_and_html(const tune_run *run, const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/table.txt", dir);
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f)
-        return;
     tune_run shown = *run;
     shown.ran_on_gpu = 1;
     shown.gpu_name = "NVIDIA H100";
-    tune_report_print(&shown, f);
-    fclose(f);
-    char *text = NULL;
-    CHECK(file_read_all(path, 0, &text, NULL) == 0);
+    char *text = printed_table(&shown, path);
     CHECK(text && strstr(text, "limit_ms") && strstr(text, "orig%") && strstr(text, "best%"));
     CHECK(text && strstr(text, "    0.5000   25.0   50.0 "));
     free(text);
@@ -216,15 +232,12 @@ static void check_report(tune_target *tk, const char *dir)
     vec_push(&run.kernels, never);
     char path[4096];
     snprintf(path, sizeof path, "%s/tune.json", dir);
-    strbuf err;
-    sb_init(&err);
-    CHECK(report_write_tune(&run, path, &err) == 0);
-    vec_free(&run.kernels);
-    char *text = NULL;
-    CHECK(file_read_all(path, 0, &text, NULL) == 0);
     arena a;
     arena_init(&a);
-    CHECK(text && report_parse_tune(text, &a, &back, &err) == 0);
+    if (json_round_trip(&run, path, &a, &back) != 0) {
+        arena_free(&a);
+        return;
+    }
     CHECK(back.kernels.len == 2 && back.ran_on_gpu == 1 && back.budget_evaluations == 24 &&
           back.gpu_name == NULL && back.capture_seconds == 12.5);
     if (back.kernels.len == 2) {
@@ -247,9 +260,7 @@ static void check_report(tune_target *tk, const char *dir)
     }
     check_table_and_html(&back, dir);
     tune_run_free(&back);
-    free(text);
     arena_free(&a);
-    sb_free(&err);
 }
 
 int main(int argc, char **argv)
