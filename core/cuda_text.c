@@ -1,6 +1,11 @@
 /* cuda_text.c: comments, literals and brackets in CUDA source text */
 #include "cuda_text.h"
 
+#include <ctype.h>
+#include <string.h>
+
+#include "core.h"
+
 /* a backslash-newline (or backslash-CR-LF) at t[i]: its length, else 0 */
 static size_t line_splice(const char *t, size_t len, size_t i)
 {
@@ -82,4 +87,31 @@ size_t ctext_close_bracket(const char *t, size_t len, size_t open)
         i++;
     }
     return 0;
+}
+
+int ctext_template_args(const char *inst, size_t n, arena *a, const char **args, int max)
+{
+    const char *lt = memchr(inst, '<', n);
+    if (!lt || n == 0 || inst[n - 1] != '>')
+        return -1;
+    int count = 0, depth = 0;
+    const char *start = lt + 1, *end = inst + n - 1;
+    for (const char *p = start; p <= end; p++) {
+        if (p < end && (*p == '<' || *p == '(' || *p == '['))
+            depth++;
+        else if (p < end && (*p == '>' || *p == ')' || *p == ']'))
+            depth--;
+        else if (p == end || (*p == ',' && depth == 0)) {
+            if (count == max)
+                return -1;
+            const char *b = start, *e = p;
+            while (b < e && isspace((unsigned char)*b))
+                b++;
+            while (e > b && isspace((unsigned char)e[-1]))
+                e--;
+            args[count++] = arena_strndup(a, b, (size_t)(e - b));
+            start = p + 1;
+        }
+    }
+    return count;
 }

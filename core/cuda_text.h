@@ -30,4 +30,11 @@ size_t ctext_skip_blanks(const char *t, size_t len, size_t i);
  * kinds), or 0 when it is not closed before len. */
 size_t ctext_close_bracket(const char *t, size_t len, size_t open);
 
+/* The template arguments of an instantiation's name ("ns::k<Foo<int, 2>,
+ * float>", n bytes of it): its argument list split at top-level commas,
+ * blanks trimmed, copies in a, into args (at most max); the count, or -1
+ * when the name ends in no argument list or holds more than max. */
+struct arena;
+int ctext_template_args(const char *inst, size_t n, struct arena *a, const char **args, int max);
+
 #endif

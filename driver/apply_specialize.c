@@ -91,34 +91,13 @@ static int split_template(const char *t, const char *name, template_text *out)
     return -1;
 }
 
-/* the template arguments of "ns::k<float, 128>", split at top-level
- * commas, into args (n at most max); the count, or -1 */
+/* the template arguments of "ns::k<float, 128>" (ctext_template_args),
+ * none for an instantiation of a type no code can name; the count, or -1 */
 static int instance_args(const char *inst, size_t n, arena *a, const char **args, int max)
 {
-    const char *lt = memchr(inst, '<', n);
-    if (!lt || inst[n - 1] != '>' || memmem(inst, n, "(anonymous", 10) ||
-        memmem(inst, n, "(lambda", 7))
+    if (memmem(inst, n, "(anonymous", 10) || memmem(inst, n, "(lambda", 7))
         return -1;
-    int count = 0, depth = 0;
-    const char *start = lt + 1, *end = inst + n - 1;
-    for (const char *p = start; p <= end; p++) {
-        if (p < end && (*p == '<' || *p == '(' || *p == '['))
-            depth++;
-        else if (p < end && (*p == '>' || *p == ')' || *p == ']'))
-            depth--;
-        else if (p == end || (*p == ',' && depth == 0)) {
-            if (count == max)
-                return -1;
-            const char *b = start, *e = p;
-            while (b < e && isspace((unsigned char)*b))
-                b++;
-            while (e > b && isspace((unsigned char)e[-1]))
-                e--;
-            args[count++] = arena_strndup(a, b, (size_t)(e - b));
-            start = p + 1;
-        }
-    }
-    return count;
+    return ctext_template_args(inst, n, a, args, max);
 }
 
 /* text with each word that names a template parameter replaced by its

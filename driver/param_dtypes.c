@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuda_text.h"
 #include "param_dtypes.h"
 
 /* "const float *__restrict" -> "float", into out */
@@ -42,52 +43,23 @@ hn_dtype driver_pointee_dtype(const kernel_param *p)
     return hn_dtype_parse(base, &t) == 0 ? t : HN_BYTES;
 }
 
-/* the i-th top-level argument of the last template argument list of
- * instance ("ns::k<Foo<int, 2>, float>", 1 -> "float"); 0, or -1 */
+/* the index-th template argument of instance ("ns::k<Foo<int, 2>, float>",
+ * 1 -> "float", ctext_template_args) into out; 0, or -1 */
 static int template_arg(const char *instance, int index, char *out, size_t len)
 {
     size_t n = strlen(instance);
     while (n && instance[n - 1] == ' ')
         n--;
-    if (!n || instance[n - 1] != '>')
-        return -1;
-    int depth = 0;
-    size_t open = n;
-    for (size_t i = n; i-- > 0;) {
-        if (instance[i] == '>')
-            depth++;
-        else if (instance[i] == '<' && --depth == 0) {
-            open = i;
-            break;
-        }
-    }
-    if (open == n)
-        return -1;
-    int arg = 0;
-    depth = 0;
-    size_t start = open + 1;
-    for (size_t i = open + 1; i < n; i++) {
-        char ch = instance[i];
-        int end = i == n - 1 || (depth == 0 && ch == ',');
-        if (ch == '<' || ch == '(')
-            depth++;
-        else if ((ch == '>' || ch == ')') && i != n - 1)
-            depth--;
-        if (!end)
-            continue;
-        if (arg == index) {
-            while (start < i && instance[start] == ' ')
-                start++;
-            size_t stop = i;
-            while (stop > start && instance[stop - 1] == ' ')
-                stop--;
-            snprintf(out, len, "%.*s", (int)(stop - start), instance + start);
-            return 0;
-        }
-        arg++;
-        start = i + 1;
-    }
-    return -1;
+    enum { MAX_ARGS = 64 };
+    const char *args[MAX_ARGS];
+    arena a;
+    arena_init(&a);
+    int count = ctext_template_args(instance, n, &a, args, MAX_ARGS);
+    int rc = index >= 0 && index < count ? 0 : -1;
+    if (rc == 0)
+        snprintf(out, len, "%s", args[index]);
+    arena_free(&a);
+    return rc;
 }
 
 /* the index of k's type parameter that p points to, or -1: clang's

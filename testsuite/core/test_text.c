@@ -97,6 +97,18 @@ static void test_cuda_text(void)
     CHECK(ctext_skip_literal(l, ln, 5) == at(l, " \"open"));
     CHECK(ctext_skip_literal(l, ln, at(l, "\"open")) == at(l, "\n"));
     CHECK(ctext_skip_literal(l, ln, 4) == 4); /* no quote there */
+    /* an instantiation's template arguments, nested ones whole */
+    arena a;
+    arena_init(&a);
+    const char *args[4];
+    const char *inst = "ns::k<Pair<int, 2>, const float,  (Phase)0 >";
+    CHECK(ctext_template_args(inst, strlen(inst), &a, args, 4) == 3);
+    CHECK(strcmp(args[0], "Pair<int, 2>") == 0 && strcmp(args[1], "const float") == 0 &&
+          strcmp(args[2], "(Phase)0") == 0);
+    CHECK(ctext_template_args(inst, strlen(inst), &a, args, 2) == -1); /* more than max */
+    CHECK(ctext_template_args("k", 1, &a, args, 4) == -1);            /* no list */
+    CHECK(ctext_template_args("k<int> ", 7, &a, args, 4) == -1);      /* not at the end */
+    arena_free(&a);
 }
 
 int main(void)
