@@ -213,9 +213,7 @@ run_outcome judge_run_device(const char *exe, const char *file, double timeout)
     const char *argv[] = {exe, "@device", file, NULL};
     proc_options po = driver_options(timeout);
     proc_result r;
-    int lock = hn_gpu_lock(HN_GPU_TIME); /* it measures the GPU's bandwidth */
-    int started = proc_run(argv, &po, &r);
-    hn_gpu_unlock(lock);
+    int started = run_locked(argv, &po, &r, HN_GPU_TIME); /* it measures the GPU's bandwidth */
     if (started != 0)
         snprintf(out.detail, sizeof out.detail, "could not start %s", exe);
     else if (r.timed_out || !r.exited || r.exit_code != 0)
@@ -248,9 +246,7 @@ void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx
     proc_result r;
     /* each kernel's outputs are written after a synchronize that checked
      * it, so a `done` stands even when a later kernel of the batch failed */
-    int lock = hn_gpu_lock(timed_runs > 0 ? HN_GPU_TIME : HN_GPU_CHECK);
-    proc_run(argv, &po, &r);
-    hn_gpu_unlock(lock);
+    run_locked(argv, &po, &r, timed_runs > 0 ? HN_GPU_TIME : HN_GPU_CHECK);
     proc_result_free(&r);
     for (size_t i = 0; i < n; i++) {
         struct stat st;
@@ -290,9 +286,7 @@ void judge_sanitize(const hn_judge_request *rq, const char *exe, int index, cons
         proc_options po = judge_child_options(rq->settings.timeout_s * 20, 1 << 16);
         po.env_unset = hidden_from_generated_code; /* it runs the driver */
         proc_result r;
-        int lock = hn_gpu_lock(HN_GPU_CHECK);
-        int ran = proc_run(argv, &po, &r) == 0;
-        hn_gpu_unlock(lock);
+        int ran = run_locked(argv, &po, &r, HN_GPU_CHECK) == 0;
         if (!ran || r.spawn_failed) {
             snprintf(v->detail, sizeof v->detail, "compute-sanitizer not found: not sanitized");
         } else if (!r.exited || r.exit_code != 0) {
