@@ -45,6 +45,7 @@ ONE_FACTOR(col_split)
 ONE_FACTOR(reshape)
 ONE_FACTOR(grid_stride)
 ONE_FACTOR(tile_dot)
+ONE_FACTOR(tile_pairs)
 ONE_FACTOR(launch_bounds)
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -113,6 +114,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"stencil_tile", "stencil_tile", LOOP, 0, run_stencil_tile, 0, 0},
     {"tile_dot64", "tile_dot", LOOP, 0, run_tile_dot, 64, 0},
     {"tile_dot128", "tile_dot", LOOP, 0, run_tile_dot, 128, 0},
+    {"tile_pairs64", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 0},
+    {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot, 32, 0},
 };
 
 size_t pol_transform_count(void)

@@ -208,5 +208,10 @@ int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f
  * (transform_tile_dot.c) */
 int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int tile,
                            arena *a, pol_edit_vec *out, const char **why);
+/* `tile_pairs64`: a thread-per-row kernel whose outer loop sums a column
+ * product for each pair (covariance), tiled over the pairs on a grid
+ * factor times taller (transform_tile_pairs.c) */
+int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                             arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "split_loop.h"
 
 enum { digit_zero, digit_thread, digit_loop, digit_loop2, digit_count, max_terms = 8 };
 
@@ -36,19 +36,6 @@ typedef struct access {
 } access;
 
 typedef VEC(access) access_vec;
-
-typedef struct split_plan {
-    const char *text;
-    size_t len;
-    const char *tvar;          /* the thread's index */
-    long guard, loop;
-    size_t open, close;        /* the guard's braces */
-    const char *bound;         /* G of the guard's "tvar < G", or NULL */
-    const char *lvar;          /* the loop's variable */
-    size_t lower_begin, lower_end, step_begin, step_end;
-    const char *lower, *upper; /* trimmed */
-    int lower_above_thread;    /* lower is "tvar + c", c >= 1 */
-} split_plan;
 
 /* offsets of the top-level occurrences of sep (one character, or "&&") in
  * s[begin, end) */
@@ -227,6 +214,7 @@ static int find_guard(const tu_model *m, const kernel *k, split_plan *p, arena *
             return 1;
         }
     }
+    p->cond = pol_trim(t + c + 1, cclose - c - 1, a);
     /* G of a conjunct "tvar < G" */
     size_t at[16];
     size_t n = split_at(t, c + 1, cclose, "&&", at, 15);
@@ -519,17 +507,17 @@ static int slice_zero_only(const split_plan *p, size_t begin, size_t end, arena 
     return 0;
 }
 
-int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
-                             arena *a, pol_edit_vec *out, const char **why)
+int split_loop_analyse(const tu_model *m, const kernel *k, const pol_facts *f, split_plan *p, arena *a,
+                       const char **why)
 {
+    memset(p, 0, sizeof *p);
     if (!f->flat_grid) {
         *why = "the captured grids are not one block high (the variant's grid is taller)";
         return 1;
     }
-    split_plan p = {0};
-    p.text = pol_file_text(m, &k->decl_range, &p.len);
+    p->text = pol_file_text(m, &k->decl_range, &p->len);
     size_t init;
-    if (!p.text || pol_thread_index_decl(m, k, 'x', a, &p.tvar, &init) < 0) {
+    if (!p->text || pol_thread_index_decl(m, k, 'x', a, &p->tvar, &init) < 0) {
         *why = "no \"i = blockIdx.x * blockDim.x + threadIdx.x\" at the top of the body";
         return 1;
     }
@@ -545,43 +533,43 @@ int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts
             return 1;
         }
     }
-    if (find_guard(m, k, &p, a, why) || find_loop(m, k, &p, a, why))
+    if (find_guard(m, k, p, a, why) || find_loop(m, k, p, a, why))
         return 1;
-    const body_node *G = &k->body.items[p.guard], *L = &k->body.items[p.loop];
+    const body_node *L = &k->body.items[p->loop];
     /* the loop statement's end, its ';' included */
-    size_t loop_end = L->range.end;
-    if (loop_end > 0 && p.text[loop_end - 1] != '}' && p.text[loop_end - 1] != ';') {
-        while (loop_end < p.len && p.text[loop_end] != ';')
-            loop_end++;
-        loop_end += loop_end < p.len;
+    p->loop_end = L->range.end;
+    if (p->loop_end > 0 && p->text[p->loop_end - 1] != '}' && p->text[p->loop_end - 1] != ';') {
+        while (p->loop_end < p->len && p->text[p->loop_end] != ';')
+            p->loop_end++;
+        p->loop_end += p->loop_end < p->len;
     }
-    const char *body = arena_printf(a, "%.*s", (int)(L->loop_body.end - L->loop_body.begin), p.text + L->loop_body.begin);
+    const char *body = arena_printf(a, "%.*s", (int)(L->loop_body.end - L->loop_body.begin), p->text + L->loop_body.begin);
     if (forbidden(body)) {
         *why = "the loop's body leaves it early, or holds comments or directives";
         return 1;
     }
-    for (size_t i = p.open + 1; i < p.close; i++)
-        if (p.text[i] == '&' && p.text[i + 1] != '&' && p.text[i - 1] != '&') {
+    for (size_t i = p->open + 1; i < p->close; i++)
+        if (p->text[i] == '&' && p->text[i + 1] != '&' && p->text[i - 1] != '&') {
             *why = "an address is taken";
             return 1;
         }
-    if (pol_count_identifier(p.text, loop_end, k->body_range.end, p.lvar)) {
+    if (pol_count_identifier(p->text, p->loop_end, k->body_range.end, p->lvar)) {
         *why = "the loop's variable is read after the loop";
         return 1;
     }
-    if (scalars_private(m, k, &p, a, why))
+    if (scalars_private(m, k, p, a, why))
         return 1;
     const char **strides;
     size_t n_strides;
     int thread_strided, loop_strided;
-    if (accesses_independent(m, k, f, &p, a, &strides, &n_strides, &thread_strided, &loop_strided, why))
+    if (accesses_independent(m, k, f, p, a, &strides, &n_strides, &thread_strided, &loop_strided, why))
         return 1;
     /* the scalars the loop assigns are not read after it */
     for (size_t j = 0; j < k->body.len; j++) {
         const body_node *b = &k->body.items[j];
         if (b->kind == BODY_ASSIGN && b->range.begin >= L->loop_body.begin && b->range.end <= L->loop_body.end) {
             const char *name = pol_squeeze(pol_text(m, &b->target, a), a);
-            if (!strchr(name, '[') && pol_count_identifier(p.text, loop_end, k->body_range.end, name)) {
+            if (!strchr(name, '[') && pol_count_identifier(p->text, p->loop_end, k->body_range.end, name)) {
                 *why = arena_printf(a, "%s is read after the loop", name);
                 return 1;
             }
@@ -591,49 +579,59 @@ int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts
     sb_init(&checks);
     for (size_t s = 0; s < n_strides; s++) {
         if (thread_strided)
-            sb_printf(&checks, "%s(%s) <= (%s)", checks.len ? " && " : "", p.bound, strides[s]);
+            sb_printf(&checks, "%s(%s) <= (%s)", checks.len ? " && " : "", p->bound, strides[s]);
         if (loop_strided)
-            sb_printf(&checks, "%s(%s) <= (%s) && (%s) >= 0", checks.len ? " && " : "", p.upper,
-                      strides[s], p.lower);
+            sb_printf(&checks, "%s(%s) <= (%s) && (%s) >= 0", checks.len ? " && " : "", p->upper,
+                      strides[s], p->lower);
     }
+    p->checks = arena_strdup(a, sb_str(&checks));
+    sb_free(&checks);
+    return 0;
+}
+
+int split_loop_emit(const tu_model *m, const kernel *k, const split_plan *p, int factor,
+                    const char *before_guard, arena *a, pol_edit_vec *out, const char **why)
+{
+    const body_node *G = &k->body.items[p->guard], *L = &k->body.items[p->loop];
     int blanks;
-    size_t ls = pol_line_start(p.text, G->range.begin, &blanks);
-    const char *indent = blanks ? pol_indent(p.text, ls, a) : "    ";
-    const char *nl = pol_newline(p.text, p.len, ls);
+    size_t ls = pol_line_start(p->text, G->range.begin, &blanks);
+    const char *indent = blanks ? pol_indent(p->text, ls, a) : "    ";
+    const char *nl = pol_newline(p->text, p->len, ls);
     const char *head;
-    if (checks.len)
+    if (*p->checks)
         head = arena_printf(a,
                             "const bool cl1cc_split = %s;%s"
                             "%sif (!cl1cc_split && blockIdx.y != 0)%s%s    return;%s"
                             "%sconst int cl1cc_y0 = cl1cc_split ? (int)blockIdx.y : 0;%s"
                             "%sconst int cl1cc_ystep = cl1cc_split ? (int)gridDim.y : 1;%s%s",
-                            sb_str(&checks), nl, indent, nl, indent, nl, indent, nl, indent, nl, indent);
+                            p->checks, nl, indent, nl, indent, nl, indent, nl, indent, nl, indent);
     else
         head = arena_printf(a, "const int cl1cc_y0 = (int)blockIdx.y;%s%sconst int cl1cc_ystep = (int)gridDim.y;%s%s",
                             nl, indent, nl, indent);
-    sb_free(&checks);
+    if (before_guard)
+        head = arena_printf(a, "%s%s", head, before_guard);
     pol_edit_vec mine = {0};
     vec_push(&mine, pol_grid_y_marker(m, k, factor, a));
     pol_edit h = {G->range.begin, G->range.begin, head, 0};
     vec_push(&mine, h);
-    int refuse = slice_zero_only(&p, p.open + 1, L->range.begin, a, &mine) ||
-                 slice_zero_only(&p, loop_end, p.close, a, &mine);
+    int refuse = slice_zero_only(p, p->open + 1, L->range.begin, a, &mine) ||
+                 slice_zero_only(p, p->loop_end, p->close, a, &mine);
     if (refuse) {
         vec_free(&mine);
         *why = "the statements around the loop leave early, or hold comments or directives";
         return 1;
     }
-    pol_edit lo_open = {p.lower_begin + (size_t)(ctext_skip_blanks(p.text, p.lower_end, p.lower_begin) - p.lower_begin),
+    pol_edit lo_open = {p->lower_begin + (size_t)(ctext_skip_blanks(p->text, p->lower_end, p->lower_begin) - p->lower_begin),
                         0, "(", 0};
     lo_open.end = lo_open.begin;
-    size_t lo_e = p.lower_end;
-    while (lo_e > p.lower_begin && strchr(" \t", p.text[lo_e - 1]))
+    size_t lo_e = p->lower_end;
+    while (lo_e > p->lower_begin && strchr(" \t", p->text[lo_e - 1]))
         lo_e--;
     pol_edit lo_close = {lo_e, lo_e, ") + cl1cc_y0", 0};
-    size_t st_b = ctext_skip_blanks(p.text, p.step_end, p.step_begin), st_e = p.step_end;
-    while (st_e > st_b && strchr(" \t\r\n", p.text[st_e - 1]))
+    size_t st_b = ctext_skip_blanks(p->text, p->step_end, p->step_begin), st_e = p->step_end;
+    while (st_e > st_b && strchr(" \t\r\n", p->text[st_e - 1]))
         st_e--;
-    pol_edit step = {st_b, st_e, arena_printf(a, "%s += cl1cc_ystep", p.lvar), 0};
+    pol_edit step = {st_b, st_e, arena_printf(a, "%s += cl1cc_ystep", p->lvar), 0};
     vec_push(&mine, lo_open);
     vec_push(&mine, lo_close);
     vec_push(&mine, step);
@@ -641,4 +639,11 @@ int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts
         vec_push(out, mine.items[i]);
     vec_free(&mine);
     return 0;
+}
+
+int pol_transform_split_loop(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+                             arena *a, pol_edit_vec *out, const char **why)
+{
+    split_plan p;
+    return split_loop_analyse(m, k, f, &p, a, why) || split_loop_emit(m, k, &p, factor, NULL, a, out, why);
 }

@@ -93,10 +93,8 @@ static int float_input(const tu_model *m, const kernel *k, const char *base, are
     return type && strcmp(type, "float") == 0 && pol_param_read_only(m, k, base);
 }
 
-/* the loop body "cl1_acc0 += F1 * F2 * ..." with two factors reading the
- * operands and the rest the same everywhere */
-static int parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
-                         arena *a, const char **why)
+int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
+                           arena *a, const char **why)
 {
     const stage_plan *p = &t->p;
     const char *s = pol_squeeze(body, a);
@@ -231,7 +229,7 @@ int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, til
         return 1;
     }
     const char *body = stage_render_body(m, k, p, 0, a);
-    if (parse_product(m, k, t, body, a, why))
+    if (tile_dot_parse_product(m, k, t, body, a, why))
         return 1;
     if (strcmp(t->op[0].base, p->accs[0].base) == 0 || strcmp(t->op[1].base, p->accs[0].base) == 0) {
         *why = "the output is one of the operands";
@@ -246,7 +244,10 @@ int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *
     tile_dot_plan t;
     if (tile_dot_analyse(m, k, f, &t, a, why))
         return 1;
-    tile_dot_shape s = tile == 128 ? (tile_dot_shape){128, 128, 8, 8, 8} : (tile_dot_shape){64, 64, 16, 4, 4};
+    /* 256 threads load 4 elements of each operand a stage: BK = 1024 / BM */
+    tile_dot_shape s = tile == 128  ? (tile_dot_shape){128, 128, 8, 8, 8}
+                       : tile == 32 ? (tile_dot_shape){32, 32, 32, 2, 2}
+                                    : (tile_dot_shape){64, 64, 16, 4, 4};
     stage_replace_guard(k, &t.p, tile_dot_emit(&t, &s, f, a), NULL, a, out);
     return 0;
 }

@@ -22,6 +22,13 @@ typedef struct tile_dot_plan {
     stage_plan p;              /* guard, loop, accumulator (stage_analyse) */
     tile_operand op[2];        /* [0] read by the row index, [1] by the column index */
     const char *pre_decls, *pre, *post;
+    /* what tile_pairs (transform_tile_pairs.c) sets, NULL for tile_dot's
+     * own: the tiled path's extra entry condition; the rows' and columns'
+     * extents (else the grid's threads along y and x); the indices' types
+     * (else decltype of the variable); statements run once at the path's
+     * start; the sum's first value (else the output read after `pre`);
+     * the statement storing an output's sum, cl1_s (else "OUT = cl1_s;") */
+    const char *enter, *row_extent, *col_extent, *type[2], *prologue, *start, *finish;
 } tile_dot_plan;
 
 /* the tiles: BM x BN outputs a block, BK of the sum a stage, TM x TN
@@ -33,6 +40,11 @@ typedef struct tile_dot_shape {
 /* the preconditions; 1 with *why when refused */
 int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t,
                      arena *a, const char **why);
+/* the loop body "cl1_acc0 += F1 * F2 * ..." (stage_render_body's form):
+ * two factors reading the operands (t->op), the rest the same everywhere;
+ * t->p's loop and thread variables set; 1 with *why when refused */
+int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
+                           arena *a, const char **why);
 /* the tiled path's text (the guard's replacement, "if (shape) { ... " left
  * open for stage_replace_guard) */
 const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f,

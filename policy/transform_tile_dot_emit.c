@@ -2,7 +2,8 @@
  * transform_tile_dot_emit.c: the tiled path of `tile_dot*` (see
  * transform_tile_dot.c for the shape it takes).  The launch stays: the
  * grid's blocks take the BM x BN output tiles in turn (tile t by block t,
- * t + blocks, ...: the first blocks work, the others leave at once), the
+ * t + blocks, ...: the first blocks work, the others leave at once; a
+ * tile with no output the guard admits is left after one barrier), the
  * outputs being those the original's threads own (i < gridDim.y *
  * blockDim.y, j < gridDim.x * blockDim.x, the guard).  A block stages BK
  * steps of the sum of both operands in shared memory, the row operand
@@ -14,7 +15,8 @@
  * elements are wanted, else scalar with bounds checks; an operand's row is
  * read only when some output of the tile reads it.  Runs only for the
  * captured block shape on a grid one deep; any other launch runs the
- * original.
+ * original.  tile_pairs (transform_tile_pairs.c) gives its own extents,
+ * entry condition, types and statements through the plan's last fields.
  */
 #include <string.h>
 
@@ -30,13 +32,19 @@ static const char *at(const stage_plan *p, const char *e, const char *i, const c
 /* per side: its tile extent, thread var, shared array */
 typedef struct side_info {
     int ext;
-    const char *var, *sh, *ok, *reg, *vec, *o, *origin;
+    const char *var, *type, *sh, *ok, *reg, *vec, *o, *origin;
 } side_info;
 
-static void sides(const tile_dot_plan *t, const tile_dot_shape *s, side_info *d)
+/* the type of side's index (0 the rows, 1 the columns) */
+static const char *index_type(const tile_dot_plan *t, int side, arena *a)
 {
-    d[0] = (side_info){s->bm, t->p.thread_var[1], "cl1_sr", "cl1_okr", "cl1_xr", "cl1_vr", "cl1_or", "cl1_r0"};
-    d[1] = (side_info){s->bn, t->p.thread_var[0], "cl1_sc", "cl1_okc", "cl1_xc", "cl1_vc", "cl1_oc", "cl1_c0"};
+    return t->type[side] ? t->type[side] : arena_printf(a, "decltype(%s)", t->p.thread_var[1 - side]);
+}
+
+static void sides(const tile_dot_plan *t, const tile_dot_shape *s, side_info *d, arena *a)
+{
+    d[0] = (side_info){s->bm, t->p.thread_var[1], index_type(t, 0, a), "cl1_sr", "cl1_okr", "cl1_xr", "cl1_vr", "cl1_or", "cl1_r0"};
+    d[1] = (side_info){s->bn, t->p.thread_var[0], index_type(t, 1, a), "cl1_sc", "cl1_okc", "cl1_xc", "cl1_vc", "cl1_oc", "cl1_c0"};
 }
 
 /* the operand's value from element text v */
@@ -54,20 +62,19 @@ static void emit_rows(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *
     const tile_operand *op = &t->op[side];
     int per = op->k_contiguous ? 1 : 4;
     if (op->k_contiguous)
-        sb_printf(sb, "\t\tconst decltype(%s) %s = (decltype(%s))(%s + cl1_tid / %d);\n", me->var, me->o,
-                  me->var, me->origin, s->bk / 4);
+        sb_printf(sb, "\t\tconst %s %s = (%s)(%s + cl1_tid / %d);\n", me->type, me->o, me->type, me->origin,
+                  s->bk / 4);
     else
-        sb_printf(sb, "\t\tconst decltype(%s) %s = (decltype(%s))(%s + cl1_tid %% %d * 4);\n", me->var, me->o,
-                  me->var, me->origin, me->ext / 4);
+        sb_printf(sb, "\t\tconst %s %s = (%s)(%s + cl1_tid %% %d * 4);\n", me->type, me->o, me->type,
+                  me->origin, me->ext / 4);
     const char *lim = side == 0 ? "cl1_ey" : "cl1_ex", *olim = side == 0 ? "cl1_ex" : "cl1_ey";
     sb_printf(sb, "\t\tbool %s[%d];\n\t\t#pragma unroll\n\t\tfor (int cl1_q = 0; cl1_q < %d; cl1_q++) {\n", me->ok,
               per, per);
-    sb_printf(sb, "\t\t\tconst decltype(%s) cl1_u = (decltype(%s))(%s + cl1_q);\n\t\t\t%s[cl1_q] = false;\n",
-              me->var, me->var, me->o, me->ok);
+    sb_printf(sb, "\t\t\tconst %s cl1_u = (%s)(%s + cl1_q);\n\t\t\t%s[cl1_q] = false;\n", me->type,
+              me->type, me->o, me->ok);
     sb_printf(sb, "\t\t\tfor (int cl1_w = 0; cl1_u < %s && cl1_w < %d && !%s[cl1_q]; cl1_w++) {\n", lim,
               other->ext, me->ok);
-    sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_w2 = (decltype(%s))(%s + cl1_w);\n", other->var, other->var,
-              other->origin);
+    sb_printf(sb, "\t\t\t\tconst %s cl1_w2 = (%s)(%s + cl1_w);\n", other->type, other->type, other->origin);
     const char *cond = side == 0 ? at(&t->p, t->p.cond, "cl1_u", "cl1_w2", a) : at(&t->p, t->p.cond, "cl1_w2", "cl1_u", a);
     sb_printf(sb, "\t\t\t\t%s[cl1_q] = cl1_w2 < %s && (%s);\n\t\t\t}\n\t\t}\n", me->ok, olim, cond);
 }
@@ -124,34 +131,35 @@ static void emit_store(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape 
 }
 
 /* the output (m, n) of the thread: its row and column */
-static void emit_output_indices(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const char *ind)
+static void emit_output_indices(strbuf *sb, const side_info *d, const tile_dot_shape *s, const char *ind)
 {
-    sb_printf(sb,
-              "%sconst decltype(%s) cl1_i = (decltype(%s))(cl1_r0 + cl1_m / 4 * %d + cl1_ty * 4 + cl1_m %% 4);\n",
-              ind, t->p.thread_var[1], t->p.thread_var[1], s->bm / (s->tm / 4));
-    sb_printf(sb,
-              "%sconst decltype(%s) cl1_j = (decltype(%s))(cl1_c0 + cl1_n / 4 * %d + cl1_tx * 4 + cl1_n %% 4);\n",
-              ind, t->p.thread_var[0], t->p.thread_var[0], s->bn / (s->tn / 4));
+    /* a thread's outputs: groups of w (float4s or, in 32-wide tiles,
+     * float2s of the stage) spread over the tile */
+    int w = s->tm < 4 ? s->tm : 4;
+    sb_printf(sb, "%sconst %s cl1_i = (%s)(cl1_r0 + cl1_m / %d * %d + cl1_ty * %d + cl1_m %% %d);\n", ind, d[0].type,
+              d[0].type, w, s->bm / (s->tm / w), w, w);
+    sb_printf(sb, "%sconst %s cl1_j = (%s)(cl1_c0 + cl1_n / %d * %d + cl1_tx * %d + cl1_n %% %d);\n", ind, d[1].type,
+              d[1].type, w, s->bn / (s->tn / w), w, w);
 }
 
-static void emit_outputs_open(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s)
+static void emit_outputs_open(strbuf *sb, const side_info *d, const tile_dot_shape *s)
 {
     sb_printf(sb, "\t\t#pragma unroll\n\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++) {\n", s->tm);
     sb_printf(sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++) {\n", s->tn);
-    emit_output_indices(sb, t, s, "\t\t\t\t");
+    emit_output_indices(sb, d, s, "\t\t\t\t");
 }
 
 const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f, arena *a)
 {
     const stage_plan *p = &t->p;
     side_info d[2];
-    sides(t, s, d);
+    sides(t, s, d, a);
     const char *cond = at(p, p->cond, "cl1_i", "cl1_j", a);
     const char *acc = at(p, arena_printf(a, "%s[%s]", p->accs[0].base, p->accs[0].index), "cl1_i", "cl1_j", a);
     strbuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "if (blockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",
-              f->block[0], f->block[1]);
+    sb_printf(&sb, "if (%s%sblockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",
+              t->enter ? t->enter : "", t->enter ? " && " : "", f->block[0], f->block[1]);
     sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sr[2][%d][%d];\n", s->bk, s->bm + 4);
     sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sc[2][%d][%d];\n", s->bk, s->bn + 4);
     /* the kernel's own declarations before its loop declare only the
@@ -159,8 +167,9 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
      * they stay in the original's path alone */
     sb_printf(&sb, "\tconst int cl1_tid = threadIdx.x + %d * threadIdx.y;\n", f->block[0]);
     sb_printf(&sb, "\tconst int cl1_tx = cl1_tid %% %d, cl1_ty = cl1_tid / %d;\n", s->bn / s->tn, s->bn / s->tn);
-    sb_printf(&sb, "\tconst long long cl1_ey = (long long)gridDim.y * %d, cl1_ex = (long long)gridDim.x * %d;\n",
-              f->block[1], f->block[0]);
+    const char *ey = t->row_extent ? t->row_extent : arena_printf(a, "gridDim.y * %d", f->block[1]);
+    const char *ex = t->col_extent ? t->col_extent : arena_printf(a, "gridDim.x * %d", f->block[0]);
+    sb_printf(&sb, "\tconst long long cl1_ey = (long long)(%s), cl1_ex = (long long)(%s);\n", ey, ex);
     sb_printf(&sb, "\tconst int cl1_nx = (int)((cl1_ex + %d) / %d);\n", s->bn - 1, s->bn);
     sb_printf(&sb, "\tconst int cl1_tiles = cl1_nx * (int)((cl1_ey + %d) / %d);\n", s->bm - 1, s->bm);
     for (int side = 0; side < 2; side++) {
@@ -171,19 +180,24 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     }
     sb_printf(&sb, "\tconst long long cl1_kn = (long long)(%s) - (long long)(%s);\n", p->upper, p->lower);
     sb_printf(&sb, "\tconst int cl1_stages = cl1_kn > 0 ? (int)((cl1_kn + %d) / %d) : 0;\n", s->bk - 1, s->bk);
+    if (t->prologue)
+        sb_printf(&sb, "\t%s\n", t->prologue);
     sb_puts(&sb, "\tfor (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; "
                  "cl1_t += gridDim.x * gridDim.y) {\n");
     sb_printf(&sb, "\t\tconst long long cl1_r0 = (long long)(cl1_t / cl1_nx) * %d, cl1_c0 = (long long)(cl1_t %% "
                    "cl1_nx) * %d;\n",
               s->bm, s->bn);
     /* the outputs: the statements before the loop, the sum's start */
-    sb_printf(&sb, "\t\tfloat cl1_acc[%d][%d];\n", s->tm, s->tn);
-    emit_outputs_open(&sb, t, s);
+    sb_printf(&sb, "\t\tfloat cl1_acc[%d][%d];\n\t\tint cl1_live = 0;\n", s->tm, s->tn);
+    emit_outputs_open(&sb, d, s);
     sb_puts(&sb, "\t\t\t\tcl1_acc[cl1_m][cl1_n] = 0.0f;\n");
     sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) {", cond);
     if (*t->pre)
         sb_puts(&sb, at(p, t->pre, "cl1_i", "cl1_j", a));
-    sb_printf(&sb, " cl1_acc[cl1_m][cl1_n] = %s; }\n\t\t\t}\n\t\t}\n", acc);
+    sb_printf(&sb, " cl1_acc[cl1_m][cl1_n] = %s; cl1_live = 1; }\n\t\t\t}\n\t\t}\n",
+              t->start ? at(p, t->start, "cl1_i", "cl1_j", a) : acc);
+    /* a tile without outputs (a triangle's other half) is left at once */
+    sb_puts(&sb, "\t\tif (!__syncthreads_or(cl1_live))\n\t\t\tcontinue;\n");
     /* the rows each thread loads */
     for (int side = 0; side < 2; side++)
         emit_rows(&sb, t, s, d, side, a);
@@ -214,15 +228,24 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     const int tiles[2] = {s->tm, s->tn};
     const char *vals[2] = {"cl1_a", "cl1_b"}, *own[2] = {"cl1_ty", "cl1_tx"};
     for (int side = 0; side < 2; side++) {
+        int w = tiles[side] < 4 ? tiles[side] : 4;
         sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_g = 0; cl1_g < %d; cl1_g++) {\n",
-                  tiles[side] / 4);
-        sb_printf(&sb,
-                  "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 4];\n",
-                  d[side].sh, d[side].ext / (tiles[side] / 4), own[side]);
-        sb_printf(&sb,
-                  "\t\t\t\t\t%s[cl1_g * 4] = cl1_v4.x, %s[cl1_g * 4 + 1] = cl1_v4.y, %s[cl1_g * 4 + 2] = "
-                  "cl1_v4.z, %s[cl1_g * 4 + 3] = cl1_v4.w;\n\t\t\t\t}\n",
-                  vals[side], vals[side], vals[side], vals[side]);
+                  tiles[side] / w);
+        if (w == 4) {
+            sb_printf(&sb,
+                      "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 4];\n",
+                      d[side].sh, d[side].ext / (tiles[side] / 4), own[side]);
+            sb_printf(&sb,
+                      "\t\t\t\t\t%s[cl1_g * 4] = cl1_v4.x, %s[cl1_g * 4 + 1] = cl1_v4.y, %s[cl1_g * 4 + 2] = "
+                      "cl1_v4.z, %s[cl1_g * 4 + 3] = cl1_v4.w;\n\t\t\t\t}\n",
+                      vals[side], vals[side], vals[side], vals[side]);
+        } else {
+            sb_printf(&sb,
+                      "\t\t\t\t\tconst float2 cl1_v2 = *(const float2 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 2];\n",
+                      d[side].sh, d[side].ext / (tiles[side] / 2), own[side]);
+            sb_printf(&sb, "\t\t\t\t\t%s[cl1_g * 2] = cl1_v2.x, %s[cl1_g * 2 + 1] = cl1_v2.y;\n\t\t\t\t}\n",
+                      vals[side], vals[side]);
+        }
     }
     sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++)\n", s->tm);
     sb_printf(&sb, "\t\t\t\t\t#pragma unroll\n\t\t\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++)\n", s->tn);
@@ -241,8 +264,11 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     }
     sb_puts(&sb, "\t\t\t}\n\t\t\t__syncthreads();\n\t\t}\n");
     /* the outputs: the sums stored, the statements after the loop */
-    emit_outputs_open(&sb, t, s);
-    sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) { %s = cl1_acc[cl1_m][cl1_n];", cond, acc);
+    emit_outputs_open(&sb, d, s);
+    const char *finish = t->finish ? stage_substitute(at(p, t->finish, "cl1_i", "cl1_j", a), "cl1_s",
+                                                      "cl1_acc[cl1_m][cl1_n]", a)
+                                   : arena_printf(a, "%s = cl1_acc[cl1_m][cl1_n];", acc);
+    sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) { %s", cond, finish);
     if (*t->post)
         sb_puts(&sb, at(p, t->post, "cl1_i", "cl1_j", a));
     sb_puts(&sb, " }\n\t\t\t}\n\t\t}\n\t}\n");

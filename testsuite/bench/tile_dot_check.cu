@@ -1,7 +1,7 @@
 // tile_dot_check.cu: the fixture gemm (testsuite/policy/fixtures/dots.cu,
-// PolyBench's gemm kernel with run-time sizes) against its tile_dot64 and
-// tile_dot128 variants as the transform writes them (the policy goldens
-// testsuite/policy/expected/gemm.tile_dot{64,128}distinctshape32x8x1.cu,
+// PolyBench's gemm kernel with run-time sizes) against its tile_dot32,
+// tile_dot64 and tile_dot128 variants as the transform writes them (the policy goldens
+// testsuite/policy/expected/gemm.tile_dot{32,64,128}distinctshape32x8x1.cu,
 // which the policy golden tests hold to the transform's output), on the
 // original's launch (32x8 blocks): results compared with the original's,
 // time and TFLOP/s of each.
@@ -14,6 +14,9 @@
 #include <algorithm>
 
 #include "../policy/fixtures/dots.cu"
+#define gemm gemm_tile_dot32
+#include "../policy/expected/gemm.tile_dot32distinctshape32x8x1.cu"
+#undef gemm
 #define gemm gemm_tile_dot64
 #include "../policy/expected/gemm.tile_dot64distinctshape32x8x1.cu"
 #undef gemm
@@ -121,7 +124,7 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2048, reps = argc > 2 ? atoi(argv[2]) : 10;
     const struct { const char *name; gemm_fn fn; } variants[] = {
-        {"tile_dot64", gemm_tile_dot64}, {"tile_dot128", gemm_tile_dot128}};
+        {"tile_dot32", gemm_tile_dot32}, {"tile_dot64", gemm_tile_dot64}, {"tile_dot128", gemm_tile_dot128}};
     int fail = 0;
     /* correctness on sizes the tiles and float4 do and do not divide */
     const int odd[][3] = {{n, n, n}, {1000, 1000, 1000}, {333, 517, 129}, {5, 7, 3}, {130, 64, 1001}};

@@ -24,6 +24,13 @@
 #                      against tile_dot64/128, checked, ms and TFLOP/s)
 #   final PROGRAM...   the judge's suite beside devset on PROGRAM... until
 #                      FINAL_END (epoch seconds)
+#   bg start 'COMMANDS' | bg wait
+#                      COMMANDS (run.sh stages, ';'-separated) as a session of
+#                      their own, with OUT=/tmp/bg/out, so that they outlive the
+#                      call; each call waits BG_WAIT seconds (default 560) or
+#                      until they end, then copies what they wrote into $OUT.
+#                      A later 'bg wait' within the machine's idle time (30 s)
+#                      finds them still running: one pass longer than a call
 #   devset PROGRAM...  devset_flow.sh on .devset (the development set: build,
 #                      census, tune, wrapper rebuild, alternating runs; none
 #                      named: all; BENCH_BUDGET, BENCH_RUNS, BENCH_DEADLINE
@@ -198,6 +205,24 @@ devset)
     status "devset $*" "exit $?"
     cat "/tmp/devset-out$tag/table.txt" >>"$summary" 2>/dev/null
     tar czf "$OUT/devset$tag.tgz" -C /tmp --exclude=captures --exclude='*.db' "devset-out$tag"
+    ;;
+bg)
+    mode=${1:-wait}
+    [ $# -gt 0 ] && shift
+    if [ "$mode" = start ]; then
+        rm -rf /tmp/bg && mkdir -p /tmp/bg/out
+        OUT=/tmp/bg/out setsid sh -c "$1; echo \$? >/tmp/bg/done" >/tmp/bg/job.log 2>&1 </dev/null &
+    fi
+    end=$(( $(date +%s) + ${BG_WAIT:-560} ))
+    while [ ! -f /tmp/bg/done ] && [ "$(date +%s)" -lt "$end" ]; do sleep 5; done
+    cp /tmp/bg/out/* "$OUT"/ 2>/dev/null
+    cp /tmp/bg/job.log "$OUT/bg_job.log" 2>/dev/null
+    if [ -f /tmp/bg/done ]; then
+        echo "bg: done (exit $(cat /tmp/bg/done))"
+    else
+        echo "bg: still running: call 'bg wait' again within the machine's idle time"
+        ls -la /tmp/bg/out
+    fi
     ;;
 overhead)
     timeout 400 sh testsuite/bench/judge_overhead.sh "$cl1cc" .corpus/PolyBench-ACC-CUDA "$@" \

@@ -21,9 +21,12 @@ struct emu_dim3 {
 static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 typedef emu_dim3 uint3;
 typedef emu_dim3 dim3;
-/* CUDA's 16-byte vector types, aligned as on the GPU */
+/* CUDA's vector types, aligned as on the GPU */
 struct alignas(16) float4 {
     float x, y, z, w;
+};
+struct alignas(8) float2 {
+    float x, y;
 };
 struct alignas(16) double2 {
     double x, y;
@@ -70,6 +73,7 @@ static std::function<void()> emu_body;
 static bool emu_synced;
 static emu_gate emu_block_gate, emu_warp_gates[32];
 static unsigned long emu_progress;
+static int emu_or_slots[2]; /* __syncthreads_or's rounds */
 static unsigned char emu_slots[1024][16]; /* a shuffle's values, by thread */
 
 static size_t emu_flat_thread()
@@ -88,6 +92,8 @@ static void emu_arrive(emu_gate *g, const char *what)
     if (++g->arrived == g->live) {
         g->arrived = 0;
         g->generation++;
+        if (g == &emu_block_gate)
+            emu_or_slots[g->generation % 2] = 0;
         return;
     }
     while (g->generation == generation)
@@ -95,6 +101,19 @@ static void emu_arrive(emu_gate *g, const char *what)
 }
 
 static void emu_barrier() { emu_arrive(&emu_block_gate, "__syncthreads()"); }
+
+/* __syncthreads_or: the or of every live thread's predicate.  A barrier's
+ * threads all arrive in one generation of the gate; they leave it before
+ * any arrives at the next, so two slots, cleared as the gate opens, hold
+ * the value of a round and of the one after */
+static int __syncthreads_or(int predicate)
+{
+    unsigned long generation = emu_block_gate.generation;
+    if (predicate)
+        emu_or_slots[generation % 2] = 1;
+    emu_barrier();
+    return emu_or_slots[generation % 2];
+}
 
 static void __syncwarp(unsigned = 0xffffffffu) { emu_arrive(&emu_warp_gates[emu_flat_thread() / 32], "__syncwarp()"); }
 
@@ -123,6 +142,8 @@ static void emu_leave(emu_gate *g)
     if (g->arrived > 0 && g->arrived == g->live) {
         g->arrived = 0;
         g->generation++;
+        if (g == &emu_block_gate)
+            emu_or_slots[g->generation % 2] = 0;
     }
 }
 
@@ -141,6 +162,7 @@ template <class Kernel> static void emu_launch_synced(emu_dim3 grid, emu_dim3 bl
         for (blockIdx.y = 0; blockIdx.y < grid.y; blockIdx.y++)
             for (blockIdx.x = 0; blockIdx.x < grid.x; blockIdx.x++) {
                 emu_block_gate = {threads, 0, 0};
+                emu_or_slots[0] = emu_or_slots[1] = 0;
                 for (size_t w = 0; w < 32; w++)
                     emu_warp_gates[w] = {w * 32 < threads ? std::min<size_t>(32, threads - w * 32) : 0, 0, 0};
                 for (size_t t = 0; t < threads; t++) {

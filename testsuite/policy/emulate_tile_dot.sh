@@ -1,5 +1,5 @@
 #!/bin/sh
-# emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot64 and tile_dot128
+# emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64 and tile_dot128
 # variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
 # syrk, a product of transposed operands over [1, nk)) give the original's
 # bits, element for element, on matrices the tiles and float4 loads divide
@@ -20,7 +20,7 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
-    for t in tile_dot64 tile_dot128; do
+    for t in tile_dot32 tile_dot64 tile_dot128; do
         for kernel in gemm mm2 syrk_lower gemm_tt; do variant $kernel $t; done
     done
     cat <<'CPP'
@@ -59,7 +59,8 @@ struct variants {
 };
 int main()
 {
-    const variants vs[] = {{"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64},
+    const variants vs[] = {{"tile_dot32", gemm_tile_dot32, mm2_tile_dot32, syrk_lower_tile_dot32, gemm_tt_tile_dot32},
+                           {"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64},
                            {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
                             gemm_tt_tile_dot128}};
     /* divided by tiles and float4s; neither; smaller than a tile; odd strides */

@@ -8,7 +8,7 @@ __global__ void __launch_bounds__(256, 2) gemm(int ni, int nj, int nk, float alp
     	__shared__ __align__(16) float cl1_sc[2][8][132];
     	const int cl1_tid = threadIdx.x + 32 * threadIdx.y;
     	const int cl1_tx = cl1_tid % 16, cl1_ty = cl1_tid / 16;
-    	const long long cl1_ey = (long long)gridDim.y * 8, cl1_ex = (long long)gridDim.x * 32;
+    	const long long cl1_ey = (long long)(gridDim.y * 8), cl1_ex = (long long)(gridDim.x * 32);
     	const int cl1_nx = (int)((cl1_ex + 127) / 128);
     	const int cl1_tiles = cl1_nx * (int)((cl1_ey + 127) / 128);
     	const bool cl1_vr = ((unsigned long long)(a) & 15) == 0 && (nk) % 4 == 0 && (0) % 4 == 0;
@@ -18,6 +18,7 @@ __global__ void __launch_bounds__(256, 2) gemm(int ni, int nj, int nk, float alp
     	for (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; cl1_t += gridDim.x * gridDim.y) {
     		const long long cl1_r0 = (long long)(cl1_t / cl1_nx) * 128, cl1_c0 = (long long)(cl1_t % cl1_nx) * 128;
     		float cl1_acc[8][8];
+    		int cl1_live = 0;
     		#pragma unroll
     		for (int cl1_m = 0; cl1_m < 8; cl1_m++) {
     			#pragma unroll
@@ -25,9 +26,11 @@ __global__ void __launch_bounds__(256, 2) gemm(int ni, int nj, int nk, float alp
     				const decltype(i) cl1_i = (decltype(i))(cl1_r0 + cl1_m / 4 * 64 + cl1_ty * 4 + cl1_m % 4);
     				const decltype(j) cl1_j = (decltype(j))(cl1_c0 + cl1_n / 4 * 64 + cl1_tx * 4 + cl1_n % 4);
     				cl1_acc[cl1_m][cl1_n] = 0.0f;
-    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && ((cl1_i < ni) && (cl1_j < nj))) { c[cl1_i * nj + cl1_j] *= beta; cl1_acc[cl1_m][cl1_n] = c[cl1_i * nj + cl1_j]; }
+    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && ((cl1_i < ni) && (cl1_j < nj))) { c[cl1_i * nj + cl1_j] *= beta; cl1_acc[cl1_m][cl1_n] = c[cl1_i * nj + cl1_j]; cl1_live = 1; }
     			}
     		}
+    		if (!__syncthreads_or(cl1_live))
+    			continue;
     		const decltype(i) cl1_or = (decltype(i))(cl1_r0 + cl1_tid / 2);
     		bool cl1_okr[1];
     		#pragma unroll

@@ -7,7 +7,7 @@ __global__ void syrk_lower(int n, int m, float alpha, float beta, float *a, floa
     	__shared__ __align__(16) float cl1_sc[2][16][68];
     	const int cl1_tid = threadIdx.x + 32 * threadIdx.y;
     	const int cl1_tx = cl1_tid % 16, cl1_ty = cl1_tid / 16;
-    	const long long cl1_ey = (long long)gridDim.y * 8, cl1_ex = (long long)gridDim.x * 32;
+    	const long long cl1_ey = (long long)(gridDim.y * 8), cl1_ex = (long long)(gridDim.x * 32);
     	const int cl1_nx = (int)((cl1_ex + 63) / 64);
     	const int cl1_tiles = cl1_nx * (int)((cl1_ey + 63) / 64);
     	const bool cl1_vr = ((unsigned long long)(a) & 15) == 0 && (m) % 4 == 0 && (0) % 4 == 0;
@@ -17,6 +17,7 @@ __global__ void syrk_lower(int n, int m, float alpha, float beta, float *a, floa
     	for (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; cl1_t += gridDim.x * gridDim.y) {
     		const long long cl1_r0 = (long long)(cl1_t / cl1_nx) * 64, cl1_c0 = (long long)(cl1_t % cl1_nx) * 64;
     		float cl1_acc[4][4];
+    		int cl1_live = 0;
     		#pragma unroll
     		for (int cl1_m = 0; cl1_m < 4; cl1_m++) {
     			#pragma unroll
@@ -24,9 +25,11 @@ __global__ void syrk_lower(int n, int m, float alpha, float beta, float *a, floa
     				const decltype(i) cl1_i = (decltype(i))(cl1_r0 + cl1_m / 4 * 64 + cl1_ty * 4 + cl1_m % 4);
     				const decltype(j) cl1_j = (decltype(j))(cl1_c0 + cl1_n / 4 * 64 + cl1_tx * 4 + cl1_n % 4);
     				cl1_acc[cl1_m][cl1_n] = 0.0f;
-    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && (cl1_i < n && cl1_j <= cl1_i)) { c[cl1_i * n + cl1_j] *= beta; cl1_acc[cl1_m][cl1_n] = c[cl1_i * n + cl1_j]; }
+    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && (cl1_i < n && cl1_j <= cl1_i)) { c[cl1_i * n + cl1_j] *= beta; cl1_acc[cl1_m][cl1_n] = c[cl1_i * n + cl1_j]; cl1_live = 1; }
     			}
     		}
+    		if (!__syncthreads_or(cl1_live))
+    			continue;
     		const decltype(i) cl1_or = (decltype(i))(cl1_r0 + cl1_tid / 4);
     		bool cl1_okr[1];
     		#pragma unroll

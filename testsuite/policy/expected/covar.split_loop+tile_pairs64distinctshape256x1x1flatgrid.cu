@@ -1,0 +1,1 @@
+refused: two transforms that each make the grid taller

@@ -1,0 +1,1 @@
+refused: the tiles are made for one-dimensional blocks of 256 threads

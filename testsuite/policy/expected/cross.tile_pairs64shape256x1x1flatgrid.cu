@@ -1,0 +1,1 @@
+refused: the pointer arguments may alias (not distinct at every captured launch)

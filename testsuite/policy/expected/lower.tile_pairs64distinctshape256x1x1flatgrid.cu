@@ -1,0 +1,1 @@
+refused: the loop's upper bound differs between threads
