@@ -32,7 +32,6 @@ PLAIN(ldg)
 PLAIN(fast_math)
 PLAIN(stage)
 PLAIN(block_reduce)
-PLAIN(wide_rows)
 PLAIN(atomic_warp)
 PLAIN(interchange)
 PLAIN(spread)
@@ -46,6 +45,7 @@ ONE_FACTOR(reshape)
 ONE_FACTOR(grid_stride)
 ONE_FACTOR(tile_dot)
 ONE_FACTOR(tile_pairs)
+ONE_FACTOR(wide_rows)
 ONE_FACTOR(launch_bounds)
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -116,6 +116,7 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_dot128", "tile_dot", LOOP, 0, run_tile_dot, 128, 0},
     {"tile_pairs64", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 0},
     {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot, 32, 0},
+    {"wide_rows_vec", "wide_rows", LOOP, TALLER, run_wide_rows, 4, 0},
 };
 
 size_t pol_transform_count(void)

@@ -151,8 +151,9 @@ int pol_transform_stage(const tu_model *m, const kernel *k, const pol_facts *f, 
 int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts *f, int rows,
                             arena *a, pol_edit_vec *out, const char **why);
 /* warp_rows with a warp per row on a grid 32 times as tall (the variant
- * states the launch rule, core/launch_rule.h) */
-int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+ * states the launch rule, core/launch_rule.h); vec: the row's float reads
+ * 16 bytes a lane (wide_rows_vec) */
+int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts *f, int vec, arena *a,
                             pol_edit_vec *out, const char **why);
 /* a lone thread's sum over a loop (the guard "tid == 0") split over its block */
 int pol_transform_block_reduce(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,

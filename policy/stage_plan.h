@@ -98,6 +98,12 @@ size_t stage_subscripts_in(const tu_model *m, const kernel *k, long loop, const 
 /* opens the rewritten path, taken only when blockDim is the captured
  * shape: "if (blockDim.x == X && blockDim.y == Y && blockDim.z == Z) {" */
 void stage_open_shape_guard(strbuf *sb, const pol_facts *f);
+/* the read-only float arrays p's loop reads at "E + var" (E free of the
+ * loop variable), as transform_vec_loads.c finds them: their bases and
+ * squeezed indices, at most max; 0 when none, or when the loop also stores
+ * by the variable or reads doubles so */
+size_t vec_loads_unit_reads(const tu_model *m, const kernel *k, const stage_plan *p, const char **bases,
+                            const char **indices, size_t max, arena *a);
 /* expr with the identifier name replaced by with */
 const char *stage_substitute(const char *expr, const char *name, const char *with, arena *a);
 

@@ -316,6 +316,20 @@ static const char *render(const tu_model *m, const kernel *k, const vec_loop *v,
     return out;
 }
 
+size_t vec_loads_unit_reads(const tu_model *m, const kernel *k, const stage_plan *p, const char **bases,
+                            const char **indices, size_t max, arena *a)
+{
+    vec_loop v = {0};
+    v.node = p->loop;
+    v.p = *p;
+    const char *why;
+    if (!find_vectors(m, k, &v, a, &why) || v.width != 4 || v.n_stores || v.n_acc > max)
+        return 0;
+    for (size_t c = 0; c < v.n_acc; c++)
+        bases[c] = v.acc[c].base, indices[c] = v.acc[c].squeezed;
+    return v.n_acc;
+}
+
 int pol_transform_vec_loads(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                             pol_edit_vec *out, const char **why)
 {

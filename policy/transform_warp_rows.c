@@ -20,6 +20,12 @@
  * block, 4 for a 32x8 one): block (x, y) takes rows y*W+w, y*W+w+H*W, ...
  * of block x's (H the grid's height), so any height is right; the original
  * statement runs for blockIdx.y == 0 only when blockDim differs.
+ *
+ * `wide_rows_vec` is wide_rows whose lanes load the row's float arrays 16
+ * bytes at a time (the reads vec_loads finds: read-only, at "E + j"): lane
+ * l takes the 4-element chunks l, l + 32, ..., a warp a 512-byte segment a
+ * step, four times the bytes in flight of one float a lane; rows whose
+ * reads do not start on 16 bytes run wide_rows' loop.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -167,10 +173,109 @@ static int shuffles(const char *type)
     return strcmp(type, "float") == 0 || strcmp(type, "double") == 0 || strcmp(type, "int") == 0;
 }
 
+/* the float arrays a row's loop reads at "E + j", loaded 16 bytes a lane
+ * (wide_rows_vec) */
+enum { max_row_vectors = 6 };
+typedef struct row_vectors {
+    size_t n;
+    const char *base[max_row_vectors], *index[max_row_vectors]; /* index squeezed */
+} row_vectors;
+
+/* body with each vectorized read "B[I]" as component s of its vector and
+ * the loop variable as cl1_vj + s elsewhere */
+static const char *vector_step(const char *body, const row_vectors *rv, const char *var, int s, arena *a)
+{
+    strbuf sb;
+    sb_init(&sb);
+    size_t n = strlen(body);
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && pol_ident_char((unsigned char)body[e]))
+            e++;
+        if (e == i || (i > 0 && pol_ident_char((unsigned char)body[i - 1]))) {
+            sb_putc(&sb, body[i]);
+            i = e > i ? e : i + 1;
+            continue;
+        }
+        size_t open = ctext_skip_blanks(body, n, e);
+        size_t close = open < n && body[open] == '[' ? ctext_close_bracket(body, n, open) : 0;
+        int hit = -1;
+        for (size_t c = 0; close && c < rv->n && hit < 0; c++)
+            if (strlen(rv->base[c]) == e - i && strncmp(body + i, rv->base[c], e - i) == 0 &&
+                strcmp(pol_squeeze(arena_printf(a, "%.*s", (int)(close - open - 1), body + open + 1), a),
+                       rv->index[c]) == 0)
+                hit = (int)c;
+        if (hit >= 0) {
+            sb_printf(&sb, "cl1_vv%d.%c", hit, "xyzw"[s]);
+            i = close + 1;
+        } else {
+            sb_append(&sb, body + i, e - i);
+            i = e;
+        }
+    }
+    const char *out = stage_substitute(sb_str(&sb), var, arena_printf(a, "(cl1_vj + %d)", s), a);
+    sb_free(&sb);
+    return out;
+}
+
+/* s on one line: runs of blanks as one space, in one pair of braces */
+static const char *one_line(const char *s, arena *a)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (const char *c = s; *c; c++) {
+        if (isspace((unsigned char)*c)) {
+            while (isspace((unsigned char)c[1]))
+                c++;
+            if (sb.len && c[1])
+                sb_putc(&sb, ' ');
+        } else
+            sb_putc(&sb, *c);
+    }
+    const char *t = arena_strdup(a, sb_str(&sb));
+    size_t n = strlen(t);
+    sb_free(&sb);
+    if (n >= 2 && t[0] == '{' && ctext_close_bracket(t, n, 0) == n - 1)
+        return t;
+    return arena_printf(a, "{ %s }", t);
+}
+
+/* the row's loop with 16-byte loads: lane l takes the 4-element chunks l,
+ * l + 32, ... of the row (one 512-byte segment a warp a step), the chunks'
+ * iterations in their order; what no whole chunk covers, and a row whose
+ * reads do not start on 16 bytes, the lanes take one by one */
+static void render_vector_loop(strbuf *sb, const stage_plan *p, const char *body, const row_vectors *rv,
+                               const char *decl, arena *a)
+{
+    const char *v = p->loop_var;
+    const char *type = p->var_type ? p->var_type : arena_printf(a, "decltype(%s)", v);
+    sb_puts(sb, "\t\t\tif (((");
+    for (size_t c = 0; c < rv->n; c++)
+        sb_printf(sb, "%s(unsigned long long)(const void *)&%s[%s]", c ? " | " : "", rv->base[c],
+                  stage_substitute(rv->index[c], v, arena_printf(a, "(%s)", p->lower), a));
+    sb_puts(sb, ") & 15) == 0) {\n");
+    sb_printf(sb, "\t\t\t\t#pragma unroll 2\n\t\t\t\tfor (%s cl1_vj = (%s) + 4 * cl1_lane; cl1_vj + 3 < (%s); "
+                  "cl1_vj += 128) {\n",
+              type, p->lower, p->upper);
+    for (size_t c = 0; c < rv->n; c++)
+        sb_printf(sb, "\t\t\t\t\tconst float4 cl1_vv%zu = *(const float4 *)&%s[%s];\n", c, rv->base[c],
+                  stage_substitute(rv->index[c], v, "cl1_vj", a));
+    for (int s = 0; s < 4; s++)
+        sb_printf(sb, "\t\t\t\t\t%s\n", one_line(vector_step(body, rv, v, s, a), a));
+    sb_puts(sb, "\t\t\t\t}\n");
+    sb_printf(sb, "\t\t\t\tfor (%s%s = (%s) + ((%s) > (%s) ? ((%s) - (%s)) / 4 * 4 : 0) + cl1_lane; %s < (%s); "
+                  "%s += 32)%s\n",
+              decl, v, p->lower, p->upper, p->lower, p->upper, p->lower, v, p->upper, v, body);
+    sb_printf(sb, "\t\t\t} else\n\t\t\t\tfor (%s%s = (%s) + cl1_lane; %s < (%s); %s += 32)%s\n", decl, v,
+              p->lower, v, p->upper, v, body);
+}
+
 /* one row per pass: i the row, its sum split over the lanes (the
- * statements inside the row loop of warp_rows and wide_rows) */
+ * statements inside the row loop of warp_rows and wide_rows); rv: the
+ * reads loaded 16 bytes at a time, or NULL */
 static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, const char *pre_decls,
-                           const char *pre, const char *post, const char *decl)
+                           const char *pre, const char *post, const char *decl, const row_vectors *rv,
+                           arena *a)
 {
     const char *v = p->loop_var;
     sb_printf(sb, "\t\tif (%s) {\n", p->cond);
@@ -180,8 +285,11 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
         sb_printf(sb, "\t\t\tif (cl1_lane == 0) {%s }\n\t\t\t__syncwarp();\n", pre);
     for (size_t c = 0; c < p->n_accs; c++)
         sb_printf(sb, "\t\t\t%s cl1_acc%zu = 0;\n", p->accs[c].type, c);
-    sb_printf(sb, "\t\t\t#pragma unroll 4\n\t\t\tfor (%s%s = (%s) + cl1_lane; %s < (%s); %s += 32)%s\n",
-              decl, v, p->lower, v, p->upper, v, body);
+    if (rv)
+        render_vector_loop(sb, p, body, rv, decl, a);
+    else
+        sb_printf(sb, "\t\t\t#pragma unroll 4\n\t\t\tfor (%s%s = (%s) + cl1_lane; %s < (%s); %s += 32)%s\n",
+                  decl, v, p->lower, v, p->upper, v, body);
     sb_puts(sb, "\t\t\tfor (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {\n");
     for (size_t c = 0; c < p->n_accs; c++)
         sb_printf(sb, "\t\t\t\tcl1_acc%zu += __shfl_down_sync(0xffffffffu, cl1_acc%zu, cl1_o);\n", c, c);
@@ -291,7 +399,7 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
         sb_printf(&sb, "\tfor (int cl1_r = 0; cl1_r < %d; cl1_r++) {\n"
                        "\t\tconst int %s = blockIdx.x * %d + (%s / 32) * %d + cl1_r;\n",
                   per_warp, p.thread_var[0], f->block[0], tid, per_warp);
-        render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
+        render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl, NULL, a);
     }
     sb_puts(&sb, "\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), NULL, a, out);
@@ -300,7 +408,7 @@ int pol_transform_warp_rows(const tu_model *m, const kernel *k, const pol_facts 
     return 0;
 }
 
-int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts *f, int vec, arena *a,
                             pol_edit_vec *out, const char **why)
 {
     stage_plan p;
@@ -321,6 +429,14 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
             bad = 1;
         }
     }
+    row_vectors rv = {0};
+    if (!bad && vec) {
+        rv.n = vec_loads_unit_reads(m, k, &p, rv.base, rv.index, max_row_vectors, a);
+        if (!rv.n) {
+            *why = "the loop reads no read-only float array at E + its variable (or stores by it)";
+            bad = 1;
+        }
+    }
     if (bad) {
         sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
         return 1;
@@ -336,7 +452,7 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
                    "cl1_r += (int)(gridDim.y * %d)) {\n"
                    "\t\tconst int %s = blockIdx.x * %d + cl1_r;\n",
               warps, tid, f->block[0], warps, p.thread_var[0], f->block[0]);
-    render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl);
+    render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl, vec ? &rv : NULL, a);
     sb_puts(&sb, "\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), "blockIdx.y == 0", a, out);
     sb_free(&sb);

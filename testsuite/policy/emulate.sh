@@ -1,6 +1,6 @@
 #!/bin/sh
 # emulate.sh POL_TOOL SRC_DIR: the variants of spread, interchange,
-# split_loop, regblock, col_split, warp_rows, wide_rows, block_reduce,
+# split_loop, regblock, col_split, warp_rows, wide_rows, wide_rows_vec, block_reduce,
 # vec_loads, the block reshapes (block_wide2/4, block_narrow2) and the
 # grid-stride loops (grid_stride4/16, grid_sm on grids of any width) and
 # stencil_tile (on the block it was made for and on others) compute what the original kernel computes, element
@@ -357,6 +357,8 @@ CPP
     variant rows.cu row_dot wide_rows --distinct --shape 256,1,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide(/"
     variant rows.cu row_dot wide_rows --distinct --shape 32,8,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide_32x8(/"
     variant rows.cu two_rows warp_rows8 --distinct --shape 128,1,1
+    variant rows.cu row_dot wide_rows_vec --distinct --shape 256,1,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide_vec(/"
+    variant rows.cu row_dot_n wide_rows_vec --distinct --shape 256,1,1 --flat-grid
     printf '#define NL 2000\n#define DATA_TYPE float\n'
     sed -n '/^__global__ void norm(/,/^}/p' "$src/fixtures/lone.cu" | sed 's/\<N\>/NL/g'
     variant lone.cu norm block_reduce --shape 256,1,1 | sed 's/\<N\>/NL/g'
@@ -388,6 +390,23 @@ static int check_two_rows()
     emu_launch_synced({(N + 127) / 128, 1, 1}, {128, 1, 1}, [&] { two_rows_variant(0.5f, 1.5f, a, b, t1, x, y1); });
     int bad = emu_same("two_rows warp_rows8", t0, t1, N * sizeof *t0) | emu_same("two_rows warp_rows8", y0, y1, N * sizeof *y0);
     delete[] a, delete[] b, delete[] x, delete[] t0, delete[] t1, delete[] y0, delete[] y1;
+    return bad;
+}
+/* row_dot_n against wide_rows_vec on a grid HEIGHT high: rows of n
+ * floats, A moved SHIFT floats off 16 bytes (the scalar path) */
+static int check_dot_n(int rows, int n, unsigned shift, unsigned height)
+{
+    float *a = new float[(size_t)rows * n + 4], *x = new float[n + 4], *o0 = new float[rows], *o1 = new float[rows];
+    emu_fill_quarters(a, (size_t)rows * n + 4, 43), emu_fill_quarters(x, n + 4, 44);
+    emu_fill(o0, rows, 45), emu_fill(o1, rows, 45);
+    unsigned blocks = (rows + 255) / 256;
+    emu_launch({blocks, 1, 1}, {256, 1, 1}, [&] { row_dot_n(rows, n, a + shift, x, o0); });
+    emu_launch_synced({blocks, height, 1}, {256, 1, 1}, [&] { row_dot_n_variant(rows, n, a + shift, x, o1); });
+    char what[128];
+    snprintf(what, sizeof what, "row_dot_n wide_rows_vec, %d rows of %d, A %u floats off, grid %u high", rows,
+             n, shift, height);
+    int bad = emu_same(what, o0, o1, rows * sizeof *o0);
+    delete[] a, delete[] x, delete[] o0, delete[] o1;
     return bad;
 }
 static int check_norm(int k)
@@ -424,10 +443,23 @@ int main()
         runs++;
     }
     bad |= check_dot("wide_rows 32x8 on 32x4", {32, 8, 1}, {32, 4, 1}, 4, row_dot_wide_32x8);
+    for (unsigned h : {1u, 5u, 32u}) {
+        bad |= check_dot("wide_rows_vec", {256, 1, 1}, {256, 1, 1}, h, row_dot_wide_vec);
+        runs++;
+    }
+    bad |= check_dot("wide_rows_vec on 64", {256, 1, 1}, {64, 1, 1}, 3, row_dot_wide_vec);
+    runs++;
+    const int lengths[][2] = {{300, 700}, {300, 701}, {40, 5}, {300, 130}, {7, 1}};
+    for (auto &l : lengths)
+        for (unsigned shift : {0u, 1u})
+            for (unsigned h : {1u, 32u}) {
+                bad |= check_dot_n(l[0], l[1], shift, h);
+                runs++;
+            }
     bad |= check_two_rows();
     bad |= check_norm(0) | check_norm(1999);
     runs += 5;
-    printf("warp_rows, wide_rows, block_reduce: %d emulated runs\n", runs);
+    printf("warp_rows, wide_rows, wide_rows_vec, block_reduce: %d emulated runs\n", runs);
     return bad;
 }
 CPP
