@@ -162,6 +162,16 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
         *why = "the loop's upper bound differs between threads";
         return 1;
     }
+    /* the run-time bounds (cl1cc_split) choose the path for the whole
+     * block, whose barriers every thread must reach: a lower bound "j1"
+     * or "j1 + c" passes "lower >= 0" in every thread alike */
+    const char *low = pol_squeeze(sp.lower, a);
+    while (low[0] == '(' && ctext_close_bracket(low, strlen(low), 0) == strlen(low) - 1)
+        low = arena_printf(a, "%.*s", (int)strlen(low) - 2, low + 1);
+    if (pol_mentions(low, sp.tvar) && strcmp(low, sp.tvar) != 0 && !sp.lower_above_thread) {
+        *why = "the loop's lower bound is neither the same in every thread nor the row plus a constant";
+        return 1;
+    }
     long inner = inner_loop(k, &sp, why);
     if (inner < 0)
         return 1;

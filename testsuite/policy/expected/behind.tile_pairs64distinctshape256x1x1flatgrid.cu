@@ -1,0 +1,1 @@
+refused: the loop's lower bound is neither the same in every thread nor the row plus a constant
