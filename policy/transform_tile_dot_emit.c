@@ -1,9 +1,10 @@
 /*
  * transform_tile_dot_emit.c: the tiled path of `tile_dot*` (see
  * transform_tile_dot.c for the shape it takes).  The launch stays: the
- * grid's blocks take the BM x BN output tiles in turn (tile t by block t,
- * t + blocks, ...: the first blocks work, the others leave at once; a
- * tile with no output the guard admits is left after one barrier), the
+ * grid's blocks take the BM x BN output tiles in turn (block b of G takes
+ * tiles b, 2G-1-b, 2G+b, ...: each pass over the grid in the other
+ * direction; blocks past the last tile leave at once, and a tile with no
+ * output the guard admits is left after one barrier), the
  * outputs being those the original's threads own (i < gridDim.y *
  * blockDim.y, j < gridDim.x * blockDim.x, the guard).  A block stages BK
  * steps of the sum of both operands in shared memory, the row operand
@@ -182,8 +183,14 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     sb_printf(&sb, "\tconst int cl1_stages = cl1_kn > 0 ? (int)((cl1_kn + %d) / %d) : 0;\n", s->bk - 1, s->bk);
     if (t->prologue)
         sb_printf(&sb, "\t%s\n", t->prologue);
-    sb_puts(&sb, "\tfor (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; "
-                 "cl1_t += gridDim.x * gridDim.y) {\n");
+    /* block b takes tiles b, 2G-1-b, 2G+b, 4G-1-b, ... (G blocks): each
+     * pass over the grid in the other direction, so that where the live
+     * tiles thin out along the order (a triangle), every block gets its
+     * share */
+    sb_puts(&sb, "\tconst int cl1_nb = (int)(gridDim.x * gridDim.y), cl1_bi = (int)(blockIdx.x + gridDim.x * blockIdx.y);\n");
+    sb_puts(&sb, "\tfor (int cl1_p = 0;; cl1_p++) {\n"
+                 "\t\tconst int cl1_t = cl1_p & 1 ? (cl1_p + 1) * cl1_nb - 1 - cl1_bi : cl1_p * cl1_nb + cl1_bi;\n"
+                 "\t\tif (cl1_t >= cl1_tiles)\n\t\t\tbreak;\n");
     sb_printf(&sb, "\t\tconst long long cl1_r0 = (long long)(cl1_t / cl1_nx) * %d, cl1_c0 = (long long)(cl1_t %% "
                    "cl1_nx) * %d;\n",
               s->bm, s->bn);

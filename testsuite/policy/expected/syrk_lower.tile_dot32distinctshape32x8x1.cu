@@ -14,7 +14,11 @@ __global__ void syrk_lower(int n, int m, float alpha, float beta, float *a, floa
     	const bool cl1_vc = ((unsigned long long)(a) & 15) == 0 && (m) % 4 == 0 && (0) % 4 == 0;
     	const long long cl1_kn = (long long)(m) - (long long)(0);
     	const int cl1_stages = cl1_kn > 0 ? (int)((cl1_kn + 31) / 32) : 0;
-    	for (int cl1_t = blockIdx.x + gridDim.x * blockIdx.y; cl1_t < cl1_tiles; cl1_t += gridDim.x * gridDim.y) {
+    	const int cl1_nb = (int)(gridDim.x * gridDim.y), cl1_bi = (int)(blockIdx.x + gridDim.x * blockIdx.y);
+    	for (int cl1_p = 0;; cl1_p++) {
+    		const int cl1_t = cl1_p & 1 ? (cl1_p + 1) * cl1_nb - 1 - cl1_bi : cl1_p * cl1_nb + cl1_bi;
+    		if (cl1_t >= cl1_tiles)
+    			break;
     		const long long cl1_r0 = (long long)(cl1_t / cl1_nx) * 32, cl1_c0 = (long long)(cl1_t % cl1_nx) * 32;
     		float cl1_acc[2][2];
     		int cl1_live = 0;
