@@ -21,7 +21,9 @@
 #                      TUNE_TAG=name: its own output, tune-name.tgz)
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
 #   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
-#                      against tile_dot64/128, checked, ms and TFLOP/s)
+#                      against tile_dot32/64/128, checked, ms and TFLOP/s)
+#   kernels            testsuite/bench/pairs_rows_check.cu (covariance: split_loop256
+#                      and tile_pairs64; row sums: wide_rows and wide_rows_vec)
 #   final PROGRAM...   the judge's suite beside devset on PROGRAM... until
 #                      FINAL_END (epoch seconds)
 #   bg start 'COMMANDS' | bg wait
@@ -180,6 +182,14 @@ order)
     ;;
 tiledot)
     tiledot
+    ;;
+kernels)
+    # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
+    # wide_rows, as the policy writes them (testsuite/bench/pairs_rows_check.cu)
+    nvcc -O3 -arch=sm_90 -o /tmp/pairs_rows_check testsuite/bench/pairs_rows_check.cu >"$OUT/kernels.log" 2>&1 &&
+        timeout 200 /tmp/pairs_rows_check >>"$OUT/kernels.log" 2>&1
+    status "pairs_rows_check" "exit $?"
+    grep -v 'warning\|declared but\|^ *\^\|Remark\|^$' "$OUT/kernels.log" | tail -n 30 >>"$summary"
     ;;
 final)
     # the judge's suite beside the development set's flow (DEVSET_LANES
