@@ -169,9 +169,7 @@ static int declares_loop_var_only(const char *decls, const char *loop_var, arena
     return 1;
 }
 
-/* a condition without calls, reads or assignments: evaluated for outputs
- * and rows the original never asked about */
-static int pure_condition(const char *c)
+int tile_dot_pure_condition(const char *c)
 {
     if (strchr(c, '[') || strstr(c, "++") || strstr(c, "--") || strchr(c, '?'))
         return 0;
@@ -220,7 +218,7 @@ int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, til
         *why = arena_printf(a, "something else tells the threads apart (%s)", other);
         return 1;
     }
-    if (!pure_condition(p->cond)) {
+    if (!tile_dot_pure_condition(p->cond)) {
         *why = "the guard calls, reads memory or assigns";
         return 1;
     }

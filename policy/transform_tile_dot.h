@@ -45,6 +45,9 @@ int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, til
  * t->p's loop and thread variables set; 1 with *why when refused */
 int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
                            arena *a, const char **why);
+/* a condition without calls, reads or assignments, which the tiles may
+ * evaluate for outputs and rows the original never asked about */
+int tile_dot_pure_condition(const char *c);
 /* the tiled path's text (the guard's replacement, "if (shape) { ... " left
  * open for stage_replace_guard) */
 const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f,

@@ -122,7 +122,7 @@ static int parse_start(const tu_model *m, const kernel *k, const split_plan *sp,
     }
     t->start = init;
     if (!element)
-        t->finish = arena_printf(a, "const float %s = cl1_s;", acc);
+        t->finish = arena_printf(a, "float %s = cl1_s;", acc);
     return 0;
 }
 
@@ -156,6 +156,10 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
         return 1;
     if (f->block[0] != 256 || f->block[1] != 1 || f->block[2] != 1) {
         *why = "the tiles are made for one-dimensional blocks of 256 threads";
+        return 1;
+    }
+    if (!tile_dot_pure_condition(sp.cond)) {
+        *why = "the guard calls, reads memory or assigns";
         return 1;
     }
     if (pol_mentions(sp.upper, sp.tvar) || !pol_block_uniform(m, k, sp.upper, a)) {

@@ -168,7 +168,7 @@ __global__ void cross(int m, int n, float alpha, float *out, const float *x, con
     			for (int cl1_n = 0; cl1_n < 4; cl1_n++) {
     				const decltype(j1) cl1_i = (decltype(j1))(cl1_r0 + cl1_m / 4 * 64 + cl1_ty * 4 + cl1_m % 4);
     				const int cl1_j = (int)(cl1_c0 + cl1_n / 4 * 64 + cl1_tx * 4 + cl1_n % 4);
-    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && ((cl1_i < m) && (cl1_j) >= (0) && (cl1_j) < (m))) { const float s = cl1_acc[cl1_m][cl1_n];out[cl1_i * m + cl1_j] = s; }
+    				if (cl1_i < cl1_ey && cl1_j < cl1_ex && ((cl1_i < m) && (cl1_j) >= (0) && (cl1_j) < (m))) { float s = cl1_acc[cl1_m][cl1_n];out[cl1_i * m + cl1_j] = s; }
     			}
     		}
     	}

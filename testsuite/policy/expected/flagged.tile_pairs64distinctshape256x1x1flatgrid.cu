@@ -1,0 +1,1 @@
+refused: the guard calls, reads memory or assigns
