@@ -22,6 +22,9 @@
 #   overhead [N]       the judge's overhead per variant on 2mm, batched and --isolate
 #   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
 #                      against tile_dot32/64/128, checked, ms and TFLOP/s)
+#   pass               kernels, tiledot, tune on every PolyBench program,
+#                      devset threadFenceReduction mergeSort: one pass, for
+#                      'bg start "sh testsuite/device/run.sh pass"'
 #   kernels            testsuite/bench/pairs_rows_check.cu (covariance: split_loop256
 #                      and tile_pairs64; row sums: wide_rows and wide_rows_vec)
 #   final PROGRAM...   the judge's suite beside devset on PROGRAM... until
@@ -182,6 +185,18 @@ order)
     ;;
 tiledot)
     tiledot
+    ;;
+pass)
+    # the eleventh pass (docs/BENCHMARKS.md), meant for 'bg start': the
+    # direct kernel checks, every PolyBench program through tune (no program
+    # started after PASS_TUNE_S seconds, default 450), then two programs of
+    # the development set alone
+    sh testsuite/device/run.sh kernels
+    sh testsuite/device/run.sh tiledot
+    S=$(date +%s)
+    BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-450})) \
+        sh testsuite/device/run.sh tune -- --kernel-evals 12 --per-round 6
+    DEVSET_TAG=alone BENCH_BUDGET=30 sh testsuite/device/run.sh devset threadFenceReduction mergeSort
     ;;
 kernels)
     # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
