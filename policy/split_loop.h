@@ -20,10 +20,13 @@ typedef struct split_plan {
     const char *cond;          /* the guard's condition */
     const char *bound;         /* G of the guard's "tvar < G", or NULL */
     const char *lvar;          /* the loop's variable */
+    const char *var_type;      /* its type when the for declares it, else NULL */
     size_t lower_begin, lower_end, step_begin, step_end;
     size_t loop_end;           /* past the loop statement (its ';' too) */
     const char *lower, *upper; /* trimmed */
     int lower_above_thread;    /* lower is "tvar + c", c >= 1 */
+    int lower_per_thread;      /* lower uses tvar otherwise than "tvar" or
+                                  "tvar + c": it may differ in sign within a block */
     const char *checks;        /* the bounds the proof needs, checked at run
                                   time ("" when none) */
 } split_plan;

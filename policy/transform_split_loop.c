@@ -275,6 +275,7 @@ static int find_loop(const tu_model *m, const kernel *k, split_plan *p, arena *a
         *why = "the loop's init is not var = lower";
         return 1;
     }
+    p->var_type = ll > vl ? pol_trim(lhs, ll - vl, a) : NULL;
     p->lower_begin = h + 1 + (size_t)(eq - init) + 1;
     p->lower_end = semi[0];
     p->lower = pol_trim(t + p->lower_begin, p->lower_end - p->lower_begin, a);
@@ -309,6 +310,7 @@ static int find_loop(const tu_model *m, const kernel *k, split_plan *p, arena *a
              low[strlen(low) - tl - 1] == '+')
         c = arena_printf(a, "%.*s", (int)(strlen(low) - tl - 1), low);
     p->lower_above_thread = c && strspn(c, "0123456789") == strlen(c) && atoi(c) >= 1;
+    p->lower_per_thread = pol_mentions(low, p->tvar) && strcmp(low, p->tvar) != 0 && !p->lower_above_thread;
     return 0;
 }
 

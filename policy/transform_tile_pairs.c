@@ -34,18 +34,6 @@ static const char *span(const split_plan *sp, size_t b, size_t e, arena *a)
     return b < e ? pol_trim(sp->text + b, e - b, a) : "";
 }
 
-/* the outer loop's variable's type when its for declares it ("int j2 =
- * ..."), else NULL (declared at the top: decltype serves) */
-static const char *declared_type(const split_plan *sp, const body_node *L, arena *a)
-{
-    size_t open = ctext_skip_blanks(sp->text, sp->len, L->range.begin + 3);
-    if (sp->text[open] != '(' || sp->lower_begin < open + 2)
-        return NULL;
-    const char *lhs = pol_trim(sp->text + open + 1, sp->lower_begin - 1 - (open + 1), a);
-    size_t ll = strlen(lhs), vl = strlen(sp->lvar);
-    return ll > vl ? pol_trim(lhs, ll - vl, a) : NULL;
-}
-
 /* the statements of the outer loop's body: one inner loop, assignments
  * before and after it, nothing else; the inner loop one assignment */
 static long inner_loop(const kernel *k, const split_plan *sp, const char **why)
@@ -169,10 +157,7 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
     /* the run-time bounds (cl1cc_split) choose the path for the whole
      * block, whose barriers every thread must reach: a lower bound "j1"
      * or "j1 + c" passes "lower >= 0" in every thread alike */
-    const char *low = pol_squeeze(sp.lower, a);
-    while (low[0] == '(' && ctext_close_bracket(low, strlen(low), 0) == strlen(low) - 1)
-        low = arena_printf(a, "%.*s", (int)strlen(low) - 2, low + 1);
-    if (pol_mentions(low, sp.tvar) && strcmp(low, sp.tvar) != 0 && !sp.lower_above_thread) {
+    if (sp.lower_per_thread) {
         *why = "the loop's lower bound is neither the same in every thread nor the row plus a constant";
         return 1;
     }
@@ -234,7 +219,7 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
     t.enter = *sp.checks ? "cl1cc_split" : NULL;
     t.row_extent = arena_printf(a, "gridDim.x * %d", f->block[0]);
     t.col_extent = sp.upper;
-    t.type[1] = declared_type(&sp, L, a);
+    t.type[1] = sp.var_type;
     /* the guard's statements around the loop, once */
     const char *around = arena_printf(a, "%s %s", span(&sp, sp.open + 1, L->range.begin, a),
                                       span(&sp, sp.loop_end, sp.close, a));
