@@ -5,7 +5,8 @@
  * over k the products of two read-only float arrays, one read by i, one by
  * j, each row- or column-major (X[i*S + k] or X[k*S + i]), times factors the
  * same in every thread: "c[..] += alpha * a[i*nk+k] * b[k*nj+j]" (gemm,
- * 2mm, 3mm, syrk, transposed operands; a guard such as "j <= i" too).  This
+ * 2mm, 3mm, syrk, transposed operands; a guard such as "j <= i" too), or
+ * the sum of two such products a step (syr2k).  This
  * file checks the shape; transform_tile_dot_emit.c writes the tiled loop.
  */
 #include <string.h>
@@ -93,25 +94,14 @@ static int float_input(const tu_model *m, const kernel *k, const char *base, are
     return type && strcmp(type, "float") == 0 && pol_param_read_only(m, k, base);
 }
 
-int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
-                           arena *a, const char **why)
+/* one term of the sum, "F1 * F2 * ...": two factors reading the operands
+ * into op[0] (the row's) and op[1] (the column's), the rest the same
+ * everywhere; 1 with *why when refused */
+static int parse_term(const tu_model *m, const kernel *k, const stage_plan *p, const char *term,
+                      tile_operand op[2], arena *a, const char **why)
 {
-    const stage_plan *p = &t->p;
-    const char *s = pol_squeeze(body, a);
-    size_t n = strlen(s);
-    while (n >= 2 && s[0] == '{' && s[n - 1] == '}')
-        s = arena_printf(a, "%.*s", (int)(n - 2), s + 1), n -= 2;
-    if (strncmp(s, "cl1_acc0+=", 10) != 0 || n < 12 || s[n - 1] != ';' || memchr(s, ';', n - 1)) {
-        *why = "the loop is not one statement adding to the output (c[..] += ...)";
-        return 1;
-    }
-    const char *expr = arena_printf(a, "%.*s", (int)(n - 11), s + 10);
     const char *factors[9];
-    if (stage_split_top(expr, "+", a, factors, 8) != 1 || stage_split_top(expr, "-", a, factors, 8) != 1) {
-        *why = "the loop's sum adds more than one product a step";
-        return 1;
-    }
-    size_t nf = stage_split_top(expr, "*", a, factors, 8);
+    size_t nf = stage_split_top(term, "*", a, factors, 8);
     int reads[2] = {-1, -1}, n_reads = 0;
     for (size_t i = 0; nf <= 8 && i < nf; i++) {
         const char *index, *base = subscript(factors[i], &index, a);
@@ -122,18 +112,18 @@ int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t,
             }
             continue;
         }
-        tile_operand op = {base, NULL, 0, NULL};
-        int side = operand_index(m, k, p, index, &op, a);
+        tile_operand o = {base, NULL, 0, NULL};
+        int side = operand_index(m, k, p, index, &o, a);
         if (side < 0 || n_reads == 2 || reads[side] >= 0 || !float_input(m, k, base, a)) {
             *why = "the product does not read one read-only float array by the row index and one "
                    "by the column index (X[i*S+k] or X[k*S+i])";
             return 1;
         }
-        t->op[side] = op;
+        op[side] = o;
         reads[side] = (int)i;
         n_reads++;
     }
-    if (nf > 8 || n_reads != 2 || pol_mentions(expr, "cl1_acc0")) {
+    if (nf > 8 || n_reads != 2 || pol_mentions(term, "cl1_acc0")) {
         *why = "the loop's sum is not one product of two array reads";
         return 1;
     }
@@ -145,9 +135,39 @@ int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t,
     for (size_t i = 0; i < nf; i++)
         if ((int)i != reads[1 - first])
             sb_printf(&sb, "%s%s", sb.len ? " * " : "", (int)i == reads[first] ? "cl1_v" : factors[i]);
-    t->op[first].value = arena_strdup(a, sb_str(&sb));
-    t->op[1 - first].value = "cl1_v";
+    op[first].value = arena_strdup(a, sb_str(&sb));
+    op[1 - first].value = "cl1_v";
     sb_free(&sb);
+    return 0;
+}
+
+int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
+                           arena *a, const char **why)
+{
+    const char *s = pol_squeeze(body, a);
+    size_t n = strlen(s);
+    while (n >= 2 && s[0] == '{' && s[n - 1] == '}')
+        s = arena_printf(a, "%.*s", (int)(n - 2), s + 1), n -= 2;
+    if (strncmp(s, "cl1_acc0+=", 10) != 0 || n < 12 || s[n - 1] != ';' || memchr(s, ';', n - 1)) {
+        *why = "the loop is not one statement adding to the output (c[..] += ...)";
+        return 1;
+    }
+    const char *expr = arena_printf(a, "%.*s", (int)(n - 11), s + 10);
+    const char *terms[TILE_DOT_PRODUCTS + 1];
+    size_t nt = stage_split_top(expr, "+", a, terms, TILE_DOT_PRODUCTS + 1);
+    if (nt > TILE_DOT_PRODUCTS || stage_split_top(expr, "-", a, terms + TILE_DOT_PRODUCTS, 1) != 1) {
+        *why = "the loop's sum adds more than two products a step, or subtracts";
+        return 1;
+    }
+    for (size_t q = 0; q < nt; q++)
+        if (parse_term(m, k, &t->p, terms[q], t->op[q], a, why))
+            return 1;
+    if (nt == 2 && (t->op[0][0].k_contiguous != t->op[1][0].k_contiguous ||
+                    t->op[0][1].k_contiguous != t->op[1][1].k_contiguous)) {
+        *why = "the two products read one side's arrays in different layouts";
+        return 1;
+    }
+    t->n_products = (int)nt;
     return 0;
 }
 
@@ -229,10 +249,11 @@ int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, til
     const char *body = stage_render_body(m, k, p, 0, a);
     if (tile_dot_parse_product(m, k, t, body, a, why))
         return 1;
-    if (strcmp(t->op[0].base, p->accs[0].base) == 0 || strcmp(t->op[1].base, p->accs[0].base) == 0) {
-        *why = "the output is one of the operands";
-        return 1;
-    }
+    for (int q = 0; q < t->n_products; q++)
+        if (strcmp(t->op[q][0].base, p->accs[0].base) == 0 || strcmp(t->op[q][1].base, p->accs[0].base) == 0) {
+            *why = "the output is one of the operands";
+            return 1;
+        }
     return 0;
 }
 

@@ -18,9 +18,16 @@ typedef struct tile_operand {
                           element read: "alpha * cl1_v" or "cl1_v" */
 } tile_operand;
 
+/* the products the sum adds a step: one (gemm), or two (syr2k's
+ * "alpha*a[i][k]*b[j][k] + alpha*b[i][k]*a[j][k]") */
+#define TILE_DOT_PRODUCTS 2
+
 typedef struct tile_dot_plan {
     stage_plan p;              /* guard, loop, accumulator (stage_analyse) */
-    tile_operand op[2];        /* [0] read by the row index, [1] by the column index */
+    int n_products;            /* 1 or 2: the terms of the sum a step */
+    tile_operand op[TILE_DOT_PRODUCTS][2]; /* per product: [0] read by the row
+                                              index, [1] by the column index;
+                                              a side's layout the same in each */
     const char *pre_decls, *pre, *post;
     /* what tile_pairs (transform_tile_pairs.c) sets, NULL for tile_dot's
      * own: the tiled path's extra entry condition; the rows' and columns'
@@ -40,9 +47,10 @@ typedef struct tile_dot_shape {
 /* the preconditions; 1 with *why when refused */
 int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t,
                      arena *a, const char **why);
-/* the loop body "cl1_acc0 += F1 * F2 * ..." (stage_render_body's form):
- * two factors reading the operands (t->op), the rest the same everywhere;
- * t->p's loop and thread variables set; 1 with *why when refused */
+/* the loop body "cl1_acc0 += F1 * F2 * ..." (stage_render_body's form),
+ * or the sum of two such products: in each, two factors reading the
+ * operands (t->op), the rest the same everywhere; t->p's loop and thread
+ * variables set; 1 with *why when refused */
 int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t, const char *body,
                            arena *a, const char **why);
 /* a condition without calls, reads or assignments, which the tiles may

@@ -11,7 +11,9 @@
  * stored transposed, double-buffered (the next stage loaded into registers
  * while this one is summed, one barrier a stage); each thread sums TM x TN
  * outputs from float4 reads of the stage, every output's terms added in the
- * original's order (the same roundings).  Global loads are float4 where the
+ * original's order (the same roundings; where the sum adds two products a
+ * step, both operands of each are staged and the two added as the original
+ * adds them).  Global loads are float4 where the
  * array, its stride and the sum's start are 16-byte aligned and the four
  * elements are wanted, else scalar with bounds checks; an operand's row is
  * read only when some output of the tile reads it.  Runs only for the
@@ -30,7 +32,8 @@ static const char *at(const stage_plan *p, const char *e, const char *i, const c
     return stage_substitute(e, p->thread_var[0], j, a);
 }
 
-/* per side: its tile extent, thread var, shared array */
+/* per side: its tile extent, thread var, shared array, registers and
+ * alignment flag (product 0's names; product 1's end in "1") */
 typedef struct side_info {
     int ext;
     const char *var, *type, *sh, *ok, *reg, *vec, *o, *origin;
@@ -48,6 +51,12 @@ static void sides(const tile_dot_plan *t, const tile_dot_shape *s, side_info *d,
     d[1] = (side_info){s->bn, t->p.thread_var[0], index_type(t, 1, a), "cl1_sc", "cl1_okc", "cl1_xc", "cl1_vc", "cl1_oc", "cl1_c0"};
 }
 
+/* name for product q: product 0's own, product 1's with "1" after it */
+static const char *for_product(const char *name, int q, arena *a)
+{
+    return q ? arena_printf(a, "%s1", name) : name;
+}
+
 /* the operand's value from element text v */
 static const char *value(const tile_operand *op, const char *v, arena *a)
 {
@@ -60,7 +69,7 @@ static void emit_rows(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *
                       int side, arena *a)
 {
     const side_info *me = &d[side], *other = &d[1 - side];
-    const tile_operand *op = &t->op[side];
+    const tile_operand *op = &t->op[0][side]; /* each product's the same layout */
     int per = op->k_contiguous ? 1 : 4;
     if (op->k_contiguous)
         sb_printf(sb, "\t\tconst %s %s = (%s)(%s + cl1_tid / %d);\n", me->type, me->o, me->type, me->origin,
@@ -80,55 +89,57 @@ static void emit_rows(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *
     sb_printf(sb, "\t\t\t\t%s[cl1_q] = cl1_w2 < %s && (%s);\n\t\t\t}\n\t\t}\n", me->ok, olim, cond);
 }
 
-/* loads stage cl1_k0 of the operand into its registers */
+/* loads stage cl1_k0 of product q's operand into its registers */
 static void emit_load(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const side_info *me,
-                      int side, arena *a)
+                      int side, int q, arena *a)
 {
-    const tile_operand *op = &t->op[side];
+    const tile_operand *op = &t->op[q][side];
+    const char *reg = for_product(me->reg, q, a), *vec = for_product(me->vec, q, a);
     const char *up = t->p.upper;
     static const char comp[] = "xyzw";
     if (op->k_contiguous) {
         sb_printf(sb, "\t\t\t{\n\t\t\t\tconst int cl1_k = cl1_k0 + cl1_tid %% %d * 4;\n", s->bk / 4);
         const char *addr = arena_printf(a, "%s[(%s) * (%s) + cl1_k", op->base, me->o, op->stride);
-        sb_printf(sb, "\t\t\t\tif (%s[0] && %s && cl1_k + 4 <= (%s)) {\n", me->ok, me->vec, up);
+        sb_printf(sb, "\t\t\t\tif (%s[0] && %s && cl1_k + 4 <= (%s)) {\n", me->ok, vec, up);
         sb_printf(sb, "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s];\n", addr);
-        for (int q = 0; q < 4; q++)
-            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", me->reg, comp[q],
-                      value(op, arena_printf(a, "cl1_v4.%c", comp[q]), a));
+        for (int e = 0; e < 4; e++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", reg, comp[e],
+                      value(op, arena_printf(a, "cl1_v4.%c", comp[e]), a));
         sb_puts(sb, "\t\t\t\t} else {\n");
-        for (int q = 0; q < 4; q++)
-            sb_printf(sb, "\t\t\t\t\t%s.%c = %s[0] && cl1_k + %d < (%s) ? %s : 0.0f;\n", me->reg, comp[q], me->ok,
-                      q, up, value(op, arena_printf(a, "%s + %d]", addr, q), a));
+        for (int e = 0; e < 4; e++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s[0] && cl1_k + %d < (%s) ? %s : 0.0f;\n", reg, comp[e], me->ok,
+                      e, up, value(op, arena_printf(a, "%s + %d]", addr, e), a));
     } else {
         sb_printf(sb, "\t\t\t{\n\t\t\t\tconst int cl1_k = cl1_k0 + cl1_tid / %d;\n", me->ext / 4);
         sb_printf(sb, "\t\t\t\tconst bool cl1_kin = cl1_k < (%s);\n", up);
         const char *addr = arena_printf(a, "%s[(cl1_k) * (%s) + %s", op->base, op->stride, me->o);
-        sb_printf(sb, "\t\t\t\tif (cl1_kin && %s && %s[0] && %s[1] && %s[2] && %s[3]) {\n", me->vec, me->ok,
+        sb_printf(sb, "\t\t\t\tif (cl1_kin && %s && %s[0] && %s[1] && %s[2] && %s[3]) {\n", vec, me->ok,
                   me->ok, me->ok, me->ok);
         sb_printf(sb, "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s];\n", addr);
-        for (int q = 0; q < 4; q++)
-            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", me->reg, comp[q],
-                      value(op, arena_printf(a, "cl1_v4.%c", comp[q]), a));
+        for (int e = 0; e < 4; e++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = %s;\n", reg, comp[e],
+                      value(op, arena_printf(a, "cl1_v4.%c", comp[e]), a));
         sb_puts(sb, "\t\t\t\t} else {\n");
-        for (int q = 0; q < 4; q++)
-            sb_printf(sb, "\t\t\t\t\t%s.%c = cl1_kin && %s[%d] ? %s : 0.0f;\n", me->reg, comp[q], me->ok, q,
-                      value(op, arena_printf(a, "%s + %d]", addr, q), a));
+        for (int e = 0; e < 4; e++)
+            sb_printf(sb, "\t\t\t\t\t%s.%c = cl1_kin && %s[%d] ? %s : 0.0f;\n", reg, comp[e], me->ok, e,
+                      value(op, arena_printf(a, "%s + %d]", addr, e), a));
     }
     sb_puts(sb, "\t\t\t\t}\n\t\t\t}\n");
 }
 
-/* stores the registers into buffer buf of the operand's stage */
+/* stores product q's registers into buffer buf of the operand's stage */
 static void emit_store(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *s, const side_info *me,
-                       int side, const char *buf)
+                       int side, int q, const char *buf, arena *a)
 {
     static const char comp[] = "xyzw";
-    if (t->op[side].k_contiguous)
-        for (int q = 0; q < 4; q++)
-            sb_printf(sb, "\t\t\t%s[%s][cl1_tid %% %d * 4 + %d][cl1_tid / %d] = %s.%c;\n", me->sh, buf, s->bk / 4,
-                      q, s->bk / 4, me->reg, comp[q]);
+    const char *sh = for_product(me->sh, q, a), *reg = for_product(me->reg, q, a);
+    if (t->op[q][side].k_contiguous)
+        for (int e = 0; e < 4; e++)
+            sb_printf(sb, "\t\t\t%s[%s][cl1_tid %% %d * 4 + %d][cl1_tid / %d] = %s.%c;\n", sh, buf, s->bk / 4,
+                      e, s->bk / 4, reg, comp[e]);
     else
-        sb_printf(sb, "\t\t\t*(float4 *)&%s[%s][cl1_tid / %d][cl1_tid %% %d * 4] = %s;\n", me->sh, buf,
-                  me->ext / 4, me->ext / 4, me->reg);
+        sb_printf(sb, "\t\t\t*(float4 *)&%s[%s][cl1_tid / %d][cl1_tid %% %d * 4] = %s;\n", sh, buf,
+                  me->ext / 4, me->ext / 4, reg);
 }
 
 /* the output (m, n) of the thread: its row and column */
@@ -161,8 +172,12 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     sb_init(&sb);
     sb_printf(&sb, "if (%s%sblockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",
               t->enter ? t->enter : "", t->enter ? " && " : "", f->block[0], f->block[1]);
-    sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sr[2][%d][%d];\n", s->bk, s->bm + 4);
-    sb_printf(&sb, "\t__shared__ __align__(16) float cl1_sc[2][%d][%d];\n", s->bk, s->bn + 4);
+    for (int q = 0; q < t->n_products; q++) {
+        sb_printf(&sb, "\t__shared__ __align__(16) float %s[2][%d][%d];\n", for_product("cl1_sr", q, a), s->bk,
+                  s->bm + 4);
+        sb_printf(&sb, "\t__shared__ __align__(16) float %s[2][%d][%d];\n", for_product("cl1_sc", q, a), s->bk,
+                  s->bn + 4);
+    }
     /* the kernel's own declarations before its loop declare only the
      * loop's variable (declares_loop_var_only), which the tiles do not use:
      * they stay in the original's path alone */
@@ -173,12 +188,13 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     sb_printf(&sb, "\tconst long long cl1_ey = (long long)(%s), cl1_ex = (long long)(%s);\n", ey, ex);
     sb_printf(&sb, "\tconst int cl1_nx = (int)((cl1_ex + %d) / %d);\n", s->bn - 1, s->bn);
     sb_printf(&sb, "\tconst int cl1_tiles = cl1_nx * (int)((cl1_ey + %d) / %d);\n", s->bm - 1, s->bm);
-    for (int side = 0; side < 2; side++) {
-        const tile_operand *op = &t->op[side];
-        sb_printf(&sb, "\tconst bool %s = ((unsigned long long)(%s) & 15) == 0 && (%s) %% 4 == 0", d[side].vec,
-                  op->base, op->stride);
-        sb_printf(&sb, op->k_contiguous ? " && (%s) %% 4 == 0;\n" : ";\n", p->lower);
-    }
+    for (int q = 0; q < t->n_products; q++)
+        for (int side = 0; side < 2; side++) {
+            const tile_operand *op = &t->op[q][side];
+            sb_printf(&sb, "\tconst bool %s = ((unsigned long long)(%s) & 15) == 0 && (%s) %% 4 == 0",
+                      for_product(d[side].vec, q, a), op->base, op->stride);
+            sb_printf(&sb, op->k_contiguous ? " && (%s) %% 4 == 0;\n" : ";\n", p->lower);
+        }
     sb_printf(&sb, "\tconst long long cl1_kn = (long long)(%s) - (long long)(%s);\n", p->upper, p->lower);
     sb_printf(&sb, "\tconst int cl1_stages = cl1_kn > 0 ? (int)((cl1_kn + %d) / %d) : 0;\n", s->bk - 1, s->bk);
     if (t->prologue)
@@ -208,17 +224,19 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     /* the rows each thread loads */
     for (int side = 0; side < 2; side++)
         emit_rows(&sb, t, s, d, side, a);
-    sb_puts(&sb, "\t\tfloat4 cl1_xr, cl1_xc;\n");
+    sb_puts(&sb, t->n_products == 2 ? "\t\tfloat4 cl1_xr, cl1_xc, cl1_xr1, cl1_xc1;\n" : "\t\tfloat4 cl1_xr, cl1_xc;\n");
     sb_printf(&sb, "\t\tif (cl1_stages > 0) {\n\t\t\tconst int cl1_k0 = (%s);\n", p->lower);
     strbuf inner;
     sb_init(&inner);
-    for (int side = 0; side < 2; side++)
-        emit_load(&inner, t, s, &d[side], side, a);
+    for (int q = 0; q < t->n_products; q++)
+        for (int side = 0; side < 2; side++)
+            emit_load(&inner, t, s, &d[side], side, q, a);
     const char *loads = arena_strdup(a, sb_str(&inner));
     sb_free(&inner);
     sb_puts(&sb, loads);
-    for (int side = 0; side < 2; side++)
-        emit_store(&sb, t, s, &d[side], side, "0");
+    for (int q = 0; q < t->n_products; q++)
+        for (int side = 0; side < 2; side++)
+            emit_store(&sb, t, s, &d[side], side, q, "0", a);
     sb_puts(&sb, "\t\t\t__syncthreads();\n\t\t}\n");
     sb_puts(&sb, "\t\tfor (int cl1_s = 0; cl1_s < cl1_stages; cl1_s++) {\n\t\t\tconst int cl1_buf = cl1_s & 1;\n");
     sb_printf(&sb, "\t\t\tconst int cl1_k0 = (%s) + (cl1_s + 1) * %d;\n\t\t\tif (cl1_s + 1 < cl1_stages) {\n",
@@ -231,37 +249,43 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     }
     sb_puts(&sb, "\t\t\t}\n");
     sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_kk = 0; cl1_kk < %d; cl1_kk++) {\n", s->bk);
-    sb_printf(&sb, "\t\t\t\tfloat cl1_a[%d], cl1_b[%d];\n", s->tm, s->tn);
     const int tiles[2] = {s->tm, s->tn};
-    const char *vals[2] = {"cl1_a", "cl1_b"}, *own[2] = {"cl1_ty", "cl1_tx"};
-    for (int side = 0; side < 2; side++) {
+    const char *own[2] = {"cl1_ty", "cl1_tx"};
+    for (int q = 0; q < t->n_products; q++)
+        sb_printf(&sb, "\t\t\t\tfloat %s[%d], %s[%d];\n", for_product("cl1_a", q, a), s->tm,
+                  for_product("cl1_b", q, a), s->tn);
+    for (int qs = 0; qs < 2 * t->n_products; qs++) {
+        const int q = qs / 2, side = qs % 2;
+        const char *val = for_product(side ? "cl1_b" : "cl1_a", q, a), *sh = for_product(d[side].sh, q, a);
         int w = tiles[side] < 4 ? tiles[side] : 4;
         sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_g = 0; cl1_g < %d; cl1_g++) {\n",
                   tiles[side] / w);
         if (w == 4) {
             sb_printf(&sb,
                       "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 4];\n",
-                      d[side].sh, d[side].ext / (tiles[side] / 4), own[side]);
+                      sh, d[side].ext / (tiles[side] / 4), own[side]);
             sb_printf(&sb,
                       "\t\t\t\t\t%s[cl1_g * 4] = cl1_v4.x, %s[cl1_g * 4 + 1] = cl1_v4.y, %s[cl1_g * 4 + 2] = "
                       "cl1_v4.z, %s[cl1_g * 4 + 3] = cl1_v4.w;\n\t\t\t\t}\n",
-                      vals[side], vals[side], vals[side], vals[side]);
+                      val, val, val, val);
         } else {
             sb_printf(&sb,
                       "\t\t\t\t\tconst float2 cl1_v2 = *(const float2 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 2];\n",
-                      d[side].sh, d[side].ext / (tiles[side] / 2), own[side]);
+                      sh, d[side].ext / (tiles[side] / 2), own[side]);
             sb_printf(&sb, "\t\t\t\t\t%s[cl1_g * 2] = cl1_v2.x, %s[cl1_g * 2 + 1] = cl1_v2.y;\n\t\t\t\t}\n",
-                      vals[side], vals[side]);
+                      val, val);
         }
     }
     sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++)\n", s->tm);
     sb_printf(&sb, "\t\t\t\t\t#pragma unroll\n\t\t\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++)\n", s->tn);
-    sb_puts(&sb, "\t\t\t\t\t\tcl1_acc[cl1_m][cl1_n] += cl1_a[cl1_m] * cl1_b[cl1_n];\n\t\t\t}\n");
+    sb_puts(&sb, t->n_products == 2
+                     ? "\t\t\t\t\t\tcl1_acc[cl1_m][cl1_n] += cl1_a[cl1_m] * cl1_b[cl1_n] + cl1_a1[cl1_m] * cl1_b1[cl1_n];\n\t\t\t}\n"
+                     : "\t\t\t\t\t\tcl1_acc[cl1_m][cl1_n] += cl1_a[cl1_m] * cl1_b[cl1_n];\n\t\t\t}\n");
     sb_puts(&sb, "\t\t\tif (cl1_s + 1 < cl1_stages) {\n");
-    for (int side = 0; side < 2; side++) {
+    for (int qs = 0; qs < 2 * t->n_products; qs++) {
         strbuf st;
         sb_init(&st);
-        emit_store(&st, t, s, &d[side], side, "cl1_buf ^ 1");
+        emit_store(&st, t, s, &d[qs % 2], qs % 2, qs / 2, "cl1_buf ^ 1", a);
         for (const char *c = sb_str(&st); *c; c++) {
             if (c == sb_str(&st) || c[-1] == '\n')
                 sb_putc(&sb, '\t');

@@ -196,7 +196,11 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
     t.p.thread_var[1] = sp.tvar; /* the rows */
     if (tile_dot_parse_product(m, k, &t, arena_printf(a, "cl1_acc0+=%s", plus + 2), a, why))
         return 1;
-    if (strcmp(t.op[0].base, t.p.accs[0].base) == 0 || strcmp(t.op[1].base, t.p.accs[0].base) == 0) {
+    if (t.n_products != 1) {
+        *why = "the inner loop's sum adds more than one product a step";
+        return 1;
+    }
+    if (strcmp(t.op[0][0].base, t.p.accs[0].base) == 0 || strcmp(t.op[0][1].base, t.p.accs[0].base) == 0) {
         *why = "the output is one of the operands";
         return 1;
     }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64 and tile_dot128
 # variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
-# syrk, a product of transposed operands over [1, nk)) give the original's
+# syrk, a product of transposed operands over [1, nk), syr2k's two products
+# a step) give the original's
 # bits, element for element, on matrices the tiles and float4 loads divide
 # and do not, grids that cover the matrices and more, and on a block shape
 # the variant was not made for (the original's path then); run on the CPU
@@ -21,7 +22,7 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
     for t in tile_dot32 tile_dot64 tile_dot128; do
-        for kernel in gemm mm2 syrk_lower gemm_tt; do variant $kernel $t; done
+        for kernel in gemm mm2 syrk_lower gemm_tt syr2k; do variant $kernel $t; done
     done
     cat <<'CPP'
 struct sizes {
@@ -50,19 +51,23 @@ typedef void gemm_fn(int, int, int, float, float, float *, float *, float *);
 typedef void mm2_fn(int, int, int, float *, float *, float *);
 typedef void syrk_fn(int, int, float, float, float *, float *);
 typedef void tt_fn(int, int, int, float *, float *, float *);
+typedef void syr2k_fn(int, int, float, float *, float *, float *);
 struct variants {
     const char *name;
     gemm_fn *g;
     mm2_fn *m;
     syrk_fn *s;
     tt_fn *t;
+    syr2k_fn *s2;
 };
 int main()
 {
-    const variants vs[] = {{"tile_dot32", gemm_tile_dot32, mm2_tile_dot32, syrk_lower_tile_dot32, gemm_tt_tile_dot32},
-                           {"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64},
+    const variants vs[] = {{"tile_dot32", gemm_tile_dot32, mm2_tile_dot32, syrk_lower_tile_dot32, gemm_tt_tile_dot32,
+                            syr2k_tile_dot32},
+                           {"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64,
+                            syr2k_tile_dot64},
                            {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
-                            gemm_tt_tile_dot128}};
+                            gemm_tt_tile_dot128, syr2k_tile_dot128}};
     /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
     const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
     const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
@@ -90,7 +95,11 @@ int main()
                     bad |= check(name, s, (size_t)s.nk * s.ni, (size_t)s.nj * s.nk, (size_t)s.ni * s.nj, bl, extra,
                                  [&](float *a, float *b, float *c) { gemm_tt(s.ni, s.nj, s.nk, a, b, c); },
                                  [&](float *a, float *b, float *c) { v.t(s.ni, s.nj, s.nk, a, b, c); });
-                    runs += 4;
+                    snprintf(name, sizeof name, "syr2k %s", v.name);
+                    bad |= check(name, sq, (size_t)s.ni * s.nk, (size_t)s.ni * s.nk, (size_t)s.ni * s.ni, bl, extra,
+                                 [&](float *a, float *b, float *c) { syr2k(sq.ni, sq.nk, 1.5f, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.s2(sq.ni, sq.nk, 1.5f, a, b, c); });
+                    runs += 5;
                 }
     printf("tile_dot: %d emulated runs\n", runs);
     return bad;

@@ -1,0 +1,1 @@
+refused: the two products read one side's arrays in different layouts
