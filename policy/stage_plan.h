@@ -25,8 +25,13 @@ typedef struct stage_plan {
     const char *text;
     size_t len;
     long guard, loop;
-    size_t guard_end, open, close;    /* the guard's compound: '{' and '}' */
-    const char *cond;                 /* the guard's condition */
+    size_t guard_end, open, close;    /* the guard's compound: '{' and '}';
+                                         an early return's: its last
+                                         character and the kernel's '}' */
+    int early_return;                 /* the guard is "if (C) return;" and
+                                         the statements after it */
+    const char *cond;                 /* the guard's condition (C's negation
+                                         for an early return) */
     const char *loop_var, *var_type;  /* var_type: declared in the for, or NULL */
     const char *lower, *upper;
     size_t body_begin, body_end;      /* the loop's statement after ')' */
@@ -66,13 +71,18 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
 void stage_find_thread_vars(const tu_model *m, const kernel *k, stage_plan *p, arena *a);
 /* stage_find_shape's `after`: ifs (loops) after the loop are allowed */
 enum { STAGE_SHAPE_IFS_AFTER = 1, STAGE_SHAPE_LOOPS_AFTER = 2 };
-/* the one top-level guard "if (G) { ... }" ending the body, its one for
- * loop (var = lower; var < upper; var++, bounds the same in every thread),
- * no barrier, no inner loop, no if (with `after`: none before the loop or
- * in it): fills guard, loop, open, close, cond, loop_var, var_type,
- * lower, upper, body_begin, body_end */
+/* the one top-level guard "if (G) { ... }" ending the body, or an early
+ * return "if (C) return;" before every top-level loop with the statements
+ * after it (G being C's negation), its one for loop (var = lower; var <
+ * upper; var++, bounds the same in every thread), no barrier, no inner
+ * loop, no if (with `after`: none before the loop or in it): fills guard,
+ * early_return, loop, open, close, cond, loop_var, var_type, lower, upper,
+ * body_begin, body_end */
 int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int after, arena *a,
                      const char **why);
+/* 1 when body node `node` is a statement of the guard's body (its child;
+ * after an early return, a top-level statement after it) */
+int stage_in_guard(const kernel *k, const stage_plan *p, size_t node);
 /* the for loop at body node `loop` in the forms stage_find_shape accepts:
  * fills loop_var, var_type, lower, upper, body_begin, body_end of p (its
  * text set) */

@@ -65,7 +65,7 @@ static int find_update_loop(const tu_model *m, const kernel *k, const stage_plan
     long node = -1;
     for (size_t i = 0; i < k->body.len; i++) {
         const body_node *b = &k->body.items[i];
-        if (b->kind != BODY_LOOP || b->parent != p->guard || (long)i == p->loop ||
+        if (b->kind != BODY_LOOP || !stage_in_guard(k, p, i) || (long)i == p->loop ||
             b->range.begin < sum->range.end)
             continue;
         if (node >= 0) {

@@ -177,20 +177,85 @@ static int forbidden_words(const char *s)
     return strstr(s, "//") || strstr(s, "/*") || strchr(s, '#');
 }
 
+/* "return" ";" at i, or "{" "return" ";" "}": the offset of its last
+ * character, else 0 */
+static size_t lone_return(const char *t, size_t len, size_t i)
+{
+    int braced = i < len && t[i] == '{';
+    if (braced)
+        i = ctext_skip_blanks(t, len, i + 1);
+    if (i + 6 > len || strncmp(t + i, "return", 6) != 0)
+        return 0;
+    i = ctext_skip_blanks(t, len, i + 6);
+    if (i >= len || t[i] != ';')
+        return 0;
+    if (!braced)
+        return i;
+    i = ctext_skip_blanks(t, len, i + 1);
+    return i < len && t[i] == '}' ? i : 0;
+}
+
+/* the guard's condition for an early return "if (C) return;": C's negation,
+ * "C1 || C2" as "!(C1) && !(C2)" (a conjunction, as the guard's form has) */
+static const char *negated(const char *c, arena *a)
+{
+    const char *parts[9];
+    size_t n = stage_split_top(c, "||", a, parts, 8);
+    if (n > 8 || strchr(c, '?'))
+        return arena_printf(a, "!(%s)", c);
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < n; i++)
+        sb_printf(&sb, "%s!(%s)", i ? " && " : "", pol_trim(parts[i], strlen(parts[i]), a));
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
+/* the first top-level if as an early return before every top-level loop:
+ * the guard then runs from after its return to the kernel's end (p->open
+ * its last character, p->close the kernel's '}'); 1 when it is one */
+static int early_return_guard(const kernel *k, stage_plan *p, size_t c, size_t cclose, arena *a)
+{
+    const char *t = p->text;
+    const body_node *G = &k->body.items[p->guard];
+    size_t end = lone_return(t, p->len, ctext_skip_blanks(t, p->len, cclose + 1));
+    if (!end || G->range.in_macro)
+        return 0;
+    for (size_t i = 0; i < k->body.len; i++)
+        if (k->body.items[i].parent == -1 && k->body.items[i].kind == BODY_LOOP &&
+            k->body.items[i].range.begin < G->range.begin)
+            return 0;
+    size_t after = ctext_skip_blanks(t, p->len, end + 1);
+    if (after + 4 <= p->len && strncmp(t + after, "else", 4) == 0)
+        return 0;
+    p->early_return = 1;
+    p->open = end;
+    p->close = k->body_range.end - 1;
+    p->guard_end = p->close;
+    p->cond = negated(pol_trim(t + c + 1, cclose - c - 1, a), a);
+    return t[p->close] == '}';
+}
+
+int stage_in_guard(const kernel *k, const stage_plan *p, size_t node)
+{
+    const body_node *b = &k->body.items[node];
+    if (p->early_return)
+        return b->parent == -1 && (long)node != p->guard && b->range.begin > p->open;
+    return b->parent == p->guard;
+}
+
 int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int after, arena *a,
                      const char **why)
 {
     const char *t = p->text;
     p->guard = p->loop = -1;
+    p->early_return = 0;
+    int ifs = 0;
     for (size_t i = 0; i < k->body.len; i++) {
         const body_node *b = &k->body.items[i];
-        if (b->kind == BODY_IF && b->parent == -1) {
-            if (p->guard >= 0) {
-                *why = "more than one top-level if";
-                return 1;
-            }
+        if (b->kind == BODY_IF && b->parent == -1 && ifs++ == 0)
             p->guard = (long)i;
-        }
     }
     if (p->guard < 0) {
         *why = "no guard 'if (...) { ... }' around the loop";
@@ -199,26 +264,35 @@ int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int afte
     const body_node *G = &k->body.items[p->guard];
     size_t c = ctext_skip_blanks(t, p->len, G->range.begin + 2);
     size_t cclose = strncmp(t + G->range.begin, "if", 2) == 0 && t[c] == '(' ? ctext_close_bracket(t, p->len, c) : 0;
-    p->open = cclose ? ctext_skip_blanks(t, p->len, cclose + 1) : 0;
-    p->close = p->open && t[p->open] == '{' ? ctext_close_bracket(t, p->len, p->open) : 0;
-    if (!p->close || G->range.in_macro) {
-        *why = "the guard is not 'if (...) { ... }'";
+    if (cclose && early_return_guard(k, p, c, cclose, a)) {
+        /* "if (C) return; REST": REST is the guard's body, C's negation
+         * its condition */
+    } else if (ifs > 1) {
+        *why = "more than one top-level if";
         return 1;
+    } else {
+        p->early_return = 0;
+        p->open = cclose ? ctext_skip_blanks(t, p->len, cclose + 1) : 0;
+        p->close = p->open && t[p->open] == '{' ? ctext_close_bracket(t, p->len, p->open) : 0;
+        if (!p->close || G->range.in_macro) {
+            *why = "the guard is not 'if (...) { ... }' (nor 'if (...) return;' before the loop)";
+            return 1;
+        }
+        p->guard_end = p->close + 1;
+        /* nothing but blanks after it: no else, no other statement */
+        if (ctext_skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
+            *why = "statements or an else after the guard";
+            return 1;
+        }
+        p->cond = pol_trim(t + c + 1, cclose - c - 1, a);
     }
-    p->guard_end = p->close + 1;
-    /* nothing but blanks after it: no else, no other statement */
-    if (ctext_skip_blanks(t, p->len, p->guard_end) != k->body_range.end - 1) {
-        *why = "statements or an else after the guard";
-        return 1;
-    }
-    p->cond = pol_trim(t + c + 1, cclose - c - 1, a);
     for (size_t i = 0; i < k->body.len; i++) {
         const body_node *b = &k->body.items[i];
         if (b->kind == BODY_SYNC) {
             *why = "the kernel has barriers of its own";
             return 1;
         }
-        if (b->parent != p->guard || (b->kind != BODY_LOOP && b->kind != BODY_IF))
+        if (!stage_in_guard(k, p, i) || (b->kind != BODY_LOOP && b->kind != BODY_IF))
             continue;
         if ((after & (b->kind == BODY_IF ? STAGE_SHAPE_IFS_AFTER : STAGE_SHAPE_LOOPS_AFTER)) &&
             p->loop >= 0 && b->range.begin >= k->body.items[p->loop].range.end)
@@ -472,11 +546,15 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
         else
             sb_putc(&text, *c);
     }
+    const char *original = arena_printf(a, "%.*s", (int)(p->guard_end - guard_begin), p->text + guard_begin);
+    /* an early return's guard runs to the kernel's end: braced whole */
+    if (p->early_return)
+        original = arena_printf(a, "{%s%s%s%s}%s", nl, blanks ? indent : "", pol_trim(original, strlen(original), a),
+                                nl, nl);
     if (else_cond)
-        sb_printf(&text, "} else if (%s) %.*s", else_cond, (int)(p->guard_end - guard_begin),
-                  p->text + guard_begin);
+        sb_printf(&text, "} else if (%s) %s", else_cond, original);
     else
-        sb_printf(&text, "} else %.*s", (int)(p->guard_end - guard_begin), p->text + guard_begin);
+        sb_printf(&text, "} else %s", original);
     pol_edit e = {guard_begin, p->guard_end, arena_strdup(a, sb_str(&text)), 0};
     sb_free(&text);
     vec_push(out, e);

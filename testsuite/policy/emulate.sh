@@ -359,6 +359,11 @@ CPP
     variant rows.cu two_rows warp_rows8 --distinct --shape 128,1,1
     variant rows.cu row_dot wide_rows_vec --distinct --shape 256,1,1 --flat-grid | sed "s/row_dot_variant(/row_dot_wide_vec(/"
     variant rows.cu row_dot_n wide_rows_vec --distinct --shape 256,1,1 --flat-grid
+    # an early return for the guard: against row_dot_n, the same rows
+    variant rows.cu row_dot_early wide_rows_vec --distinct --shape 256,1,1 --flat-grid |
+        sed "s/row_dot_early_variant(/row_dot_early_wide_vec(/"
+    variant rows.cu row_dot_early warp_rows4 --distinct --shape 256,1,1 | sed "s/row_dot_early_variant(/row_dot_early_warp4(/"
+    variant rows.cu row_dot_early stage --distinct --shape 256,1,1 | sed "s/row_dot_early_variant(/row_dot_early_stage(/"
     printf '#define NL 2000\n#define DATA_TYPE float\n'
     sed -n '/^__global__ void norm(/,/^}/p' "$src/fixtures/lone.cu" | sed 's/\<N\>/NL/g'
     variant lone.cu norm block_reduce --shape 256,1,1 | sed 's/\<N\>/NL/g'
@@ -392,18 +397,20 @@ static int check_two_rows()
     delete[] a, delete[] b, delete[] x, delete[] t0, delete[] t1, delete[] y0, delete[] y1;
     return bad;
 }
-/* row_dot_n against wide_rows_vec on a grid HEIGHT high: rows of n
+/* row_dot_n against VARIANT (NAME) on a grid HEIGHT high: rows of n
  * floats, A moved SHIFT floats off 16 bytes (the scalar path) */
-static int check_dot_n(int rows, int n, unsigned shift, unsigned height)
+typedef void dot_n_fn(int, int, const float *, const float *, float *);
+static int check_dot_n(int rows, int n, unsigned shift, unsigned height, const char *name = "wide_rows_vec",
+                       dot_n_fn *variant = row_dot_n_variant)
 {
     float *a = new float[(size_t)rows * n + 4], *x = new float[n + 4], *o0 = new float[rows], *o1 = new float[rows];
     emu_fill_quarters(a, (size_t)rows * n + 4, 43), emu_fill_quarters(x, n + 4, 44);
     emu_fill(o0, rows, 45), emu_fill(o1, rows, 45);
     unsigned blocks = (rows + 255) / 256;
     emu_launch({blocks, 1, 1}, {256, 1, 1}, [&] { row_dot_n(rows, n, a + shift, x, o0); });
-    emu_launch_synced({blocks, height, 1}, {256, 1, 1}, [&] { row_dot_n_variant(rows, n, a + shift, x, o1); });
+    emu_launch_synced({blocks, height, 1}, {256, 1, 1}, [&] { variant(rows, n, a + shift, x, o1); });
     char what[128];
-    snprintf(what, sizeof what, "row_dot_n wide_rows_vec, %d rows of %d, A %u floats off, grid %u high", rows,
+    snprintf(what, sizeof what, "row_dot_n %s, %d rows of %d, A %u floats off, grid %u high", name, rows,
              n, shift, height);
     int bad = emu_same(what, o0, o1, rows * sizeof *o0);
     delete[] a, delete[] x, delete[] o0, delete[] o1;
@@ -454,8 +461,14 @@ int main()
         for (unsigned shift : {0u, 1u})
             for (unsigned h : {1u, 32u}) {
                 bad |= check_dot_n(l[0], l[1], shift, h);
-                runs++;
+                bad |= check_dot_n(l[0], l[1], shift, h, "row_dot_early wide_rows_vec", row_dot_early_wide_vec);
+                runs += 2;
             }
+    for (auto &l : lengths) {
+        bad |= check_dot_n(l[0], l[1], 0, 1, "row_dot_early warp_rows4", row_dot_early_warp4);
+        bad |= check_dot_n(l[0], l[1], 0, 1, "row_dot_early stage", row_dot_early_stage);
+        runs += 2;
+    }
     bad |= check_two_rows();
     bad |= check_norm(0) | check_norm(1999);
     runs += 5;

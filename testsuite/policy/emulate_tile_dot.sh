@@ -2,7 +2,7 @@
 # emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64 and tile_dot128
 # variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
 # syrk, a product of transposed operands over [1, nk), syr2k's two products
-# a step) give the original's
+# a step, gemm behind an early return checked against gemm) give the original's
 # bits, element for element, on matrices the tiles and float4 loads divide
 # and do not, grids that cover the matrices and more, and on a block shape
 # the variant was not made for (the original's path then); run on the CPU
@@ -22,7 +22,7 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
     for t in tile_dot32 tile_dot64 tile_dot128; do
-        for kernel in gemm mm2 syrk_lower gemm_tt syr2k; do variant $kernel $t; done
+        for kernel in gemm mm2 syrk_lower gemm_tt syr2k gemm_early; do variant $kernel $t; done
     done
     cat <<'CPP'
 struct sizes {
@@ -59,15 +59,16 @@ struct variants {
     syrk_fn *s;
     tt_fn *t;
     syr2k_fn *s2;
+    gemm_fn *ge; /* gemm_early's tiles, against gemm */
 };
 int main()
 {
     const variants vs[] = {{"tile_dot32", gemm_tile_dot32, mm2_tile_dot32, syrk_lower_tile_dot32, gemm_tt_tile_dot32,
-                            syr2k_tile_dot32},
+                            syr2k_tile_dot32, gemm_early_tile_dot32},
                            {"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64,
-                            syr2k_tile_dot64},
+                            syr2k_tile_dot64, gemm_early_tile_dot64},
                            {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
-                            gemm_tt_tile_dot128, syr2k_tile_dot128}};
+                            gemm_tt_tile_dot128, syr2k_tile_dot128, gemm_early_tile_dot128}};
     /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
     const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
     const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
@@ -99,7 +100,11 @@ int main()
                     bad |= check(name, sq, (size_t)s.ni * s.nk, (size_t)s.ni * s.nk, (size_t)s.ni * s.ni, bl, extra,
                                  [&](float *a, float *b, float *c) { syr2k(sq.ni, sq.nk, 1.5f, a, b, c); },
                                  [&](float *a, float *b, float *c) { v.s2(sq.ni, sq.nk, 1.5f, a, b, c); });
-                    runs += 5;
+                    snprintf(name, sizeof name, "gemm_early %s", v.name);
+                    bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { gemm(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.ge(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); });
+                    runs += 6;
                 }
     printf("tile_dot: %d emulated runs\n", runs);
     return bad;

@@ -1,1 +1,1 @@
-refused: the guard is not 'if (...) { ... }'
+refused: the guard is not 'if (...) { ... }' (nor 'if (...) return;' before the loop)

@@ -1,0 +1,1 @@
+refused: the guard is not 'if (...) { ... }' (nor 'if (...) return;' before the loop)
