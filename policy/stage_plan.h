@@ -47,6 +47,11 @@ typedef struct stage_plan {
  * blocks allowed, in *post; *post_decls stays empty); with that, loops
  * after the loop allowed too (the caller decides what to do with them) */
 enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2, STAGE_LOOPS_AFTER = 4 };
+/* what every transform built on the plan needs first: one block shape in
+ * the captures, distinct pointers, the kernel's text without our names;
+ * sets p (zeroed) text, len and thread_var; 1 with *why when refused */
+int stage_prepare(const tu_model *m, const kernel *k, const pol_facts *f, stage_plan *p, arena *a,
+                  const char **why);
 /* the preconditions both transforms share; fills p and the statements
  * before (declarations apart) and after the loop; 1 with *why when refused */
 int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,

@@ -560,8 +560,7 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
     vec_push(out, e);
 }
 
-int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,
-                  stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
+int stage_prepare(const tu_model *m, const kernel *k, const pol_facts *f, stage_plan *p, arena *a,
                   const char **why)
 {
     memset(p, 0, sizeof *p);
@@ -580,6 +579,15 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
         return 1;
     }
     stage_find_thread_vars(m, k, p, a);
+    return 0;
+}
+
+int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int flags, arena *a,
+                  stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
+                  const char **why)
+{
+    if (stage_prepare(m, k, f, p, a, why))
+        return 1;
     int raw_after = flags & STAGE_RAW_AFTER;
     int after = raw_after ? STAGE_SHAPE_IFS_AFTER | (flags & STAGE_LOOPS_AFTER ? STAGE_SHAPE_LOOPS_AFTER : 0) : 0;
     if (stage_find_shape(m, k, p, after, a, why) ||

@@ -6,7 +6,9 @@
  * j, each row- or column-major (X[i*S + k] or X[k*S + i]), times factors the
  * same in every thread: "c[..] += alpha * a[i*nk+k] * b[k*nj+j]" (gemm,
  * 2mm, 3mm, syrk, transposed operands; a guard such as "j <= i" too), or
- * the sum of two such products a step (syr2k).  This
+ * the sum of two such products a step (syr2k); or the sum kept in a float
+ * variable and stored after the loop, the textbook matrix product "float s
+ * = 0; for (k...) s += A[i*K+k] * B[k*N+j]; C[i*N+j] = s;" (scalar_sum).  This
  * file checks the shape; transform_tile_dot_emit.c writes the tiled loop.
  */
 #include <string.h>
@@ -207,20 +209,11 @@ int tile_dot_pure_condition(const char *c)
     return 1;
 }
 
-int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t,
-                     arena *a, const char **why)
+/* the checks both forms share once the plan's guard and loop are known */
+static int common_checks(const tu_model *m, const kernel *k, const pol_facts *f, const tile_dot_plan *t,
+                         arena *a, const char **why)
 {
-    memset(t, 0, sizeof *t);
-    stage_plan *p = &t->p;
-    strbuf pre_decls, pre, post_decls, post;
-    sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
-    int bad = stage_analyse(m, k, f, 0, a, p, &pre_decls, &pre, &post_decls, &post, why);
-    t->pre_decls = arena_strdup(a, sb_str(&pre_decls));
-    t->pre = arena_strdup(a, sb_str(&pre));
-    t->post = arena_strdup(a, sb_str(&post));
-    sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
-    if (bad)
-        return 1;
+    const stage_plan *p = &t->p;
     if (!p->thread_var[0] || !p->thread_var[1] || f->block[2] != 1) {
         *why = "not a two-dimensional kernel (i from y, j from x, blocks one deep)";
         return 1;
@@ -242,6 +235,104 @@ int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, til
         *why = "the guard calls, reads memory or assigns";
         return 1;
     }
+    return 0;
+}
+
+/* a statement a scalar sum's form may hold after its loop: no control,
+ * no comment or directive */
+static int straight_line(const char *s)
+{
+    static const char *const words[] = {"return", "break", "continue", "goto", "asm", "if", "for",
+                                        "while", "do", "switch", "__syncthreads", NULL};
+    for (int i = 0; words[i]; i++)
+        if (pol_mentions(s, words[i]))
+            return 0;
+    return !strchr(s, '{') && !strchr(s, '}') && !strchr(s, '#') && !strstr(s, "//") && !strstr(s, "/*");
+}
+
+/* the textbook form: "float s = INIT; for (k ...) s += A[..] * B[..];
+ * STATEMENTS reading s" (the loop variable may be declared before, INIT
+ * the same everywhere): the sum starts at INIT, and the statements run
+ * per output with s its sum (t->start, t->finish) */
+static int scalar_sum(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t, arena *a,
+                      const char **why)
+{
+    memset(t, 0, sizeof *t);
+    stage_plan *p = &t->p;
+    if (stage_prepare(m, k, f, p, a, why) || stage_find_shape(m, k, p, 0, a, why))
+        return 1;
+    const body_node *L = &k->body.items[p->loop];
+    const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);
+    const char *Q = pol_trim(p->text + p->body_end, p->close - p->body_end, a);
+    const char *parts[9], *name = NULL, *init = NULL;
+    size_t n = stage_split_top(P, ";", a, parts, 8);
+    for (size_t i = 0; n <= 8 && i < n; i++) {
+        const char *st = pol_trim(parts[i], strlen(parts[i]), a);
+        const char **ids;
+        char type[16], id[64];
+        int used = 0;
+        if (!*st)
+            continue;
+        if (sscanf(st, "%15s %63[A-Za-z0-9_] =%n", type, id, &used) == 2 && used > 0 && strcmp(type, "float") == 0 &&
+            !name) {
+            name = arena_strdup(a, id);
+            init = pol_trim(st + used, strlen(st + used), a);
+        } else if (pol_identifiers(st, a, &ids) == 2 && strcmp(ids[1], p->loop_var) == 0 &&
+                   !strpbrk(st, "=([*&")) {
+            t->pre_decls = arena_printf(a, "%s;", st);
+        } else
+            name = NULL, n = 9;
+    }
+    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
+    const char *sq = pol_squeeze(body, a);
+    while (*sq == '{')
+        sq++;
+    if (n > 8 || !name || strncmp(sq, arena_printf(a, "%s+=", name), strlen(name) + 2) != 0) {
+        *why = "before the loop, not \"float s = INIT;\" (and the loop variable's declaration) alone, "
+               "or the loop not \"s += ...\"";
+        return 1;
+    }
+    if (!*init || !tile_dot_pure_condition(init) || !uniform(m, k, p, init, a)) {
+        *why = "the sum's first value is not the same in every thread";
+        return 1;
+    }
+    if (!*Q || !straight_line(Q) || pol_mentions(Q, p->loop_var) || !pol_mentions(Q, name)) {
+        *why = "after the loop, not straight-line statements storing the sum";
+        return 1;
+    }
+    if (!t->pre_decls)
+        t->pre_decls = "";
+    t->pre = t->post = "";
+    t->start = init;
+    t->finish = stage_substitute(Q, name, "cl1_s", a);
+    if (common_checks(m, k, f, t, a, why))
+        return 1;
+    return tile_dot_parse_product(m, k, t, stage_substitute(body, name, "cl1_acc0", a), a, why);
+}
+
+int tile_dot_analyse(const tu_model *m, const kernel *k, const pol_facts *f, tile_dot_plan *t,
+                     arena *a, const char **why)
+{
+    memset(t, 0, sizeof *t);
+    stage_plan *p = &t->p;
+    strbuf pre_decls, pre, post_decls, post;
+    sb_init(&pre_decls), sb_init(&pre), sb_init(&post_decls), sb_init(&post);
+    int bad = stage_analyse(m, k, f, 0, a, p, &pre_decls, &pre, &post_decls, &post, why);
+    t->pre_decls = arena_strdup(a, sb_str(&pre_decls));
+    t->pre = arena_strdup(a, sb_str(&pre));
+    t->post = arena_strdup(a, sb_str(&post));
+    sb_free(&pre_decls), sb_free(&pre), sb_free(&post_decls), sb_free(&post);
+    if (bad) {
+        /* no output element summed in place: the sum in a float variable? */
+        const char *first = *why;
+        if (!scalar_sum(m, k, f, t, a, why))
+            return 0;
+        if (strstr(*why, "before the loop, not"))
+            *why = first;
+        return 1;
+    }
+    if (common_checks(m, k, f, t, a, why))
+        return 1;
     if (p->n_accs != 1 || strcmp(p->accs[0].type, "float") != 0) {
         *why = "not one float output updated in the loop";
         return 1;

@@ -167,7 +167,9 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     side_info d[2];
     sides(t, s, d, a);
     const char *cond = at(p, p->cond, "cl1_i", "cl1_j", a);
-    const char *acc = at(p, arena_printf(a, "%s[%s]", p->accs[0].base, p->accs[0].index), "cl1_i", "cl1_j", a);
+    /* the output element, where the plan sums in place (no start/finish) */
+    const char *acc = p->n_accs ? at(p, arena_printf(a, "%s[%s]", p->accs[0].base, p->accs[0].index), "cl1_i", "cl1_j", a)
+                                : "";
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "if (%s%sblockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",

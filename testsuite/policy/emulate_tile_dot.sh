@@ -2,7 +2,8 @@
 # emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64 and tile_dot128
 # variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
 # syrk, a product of transposed operands over [1, nk), syr2k's two products
-# a step, gemm behind an early return checked against gemm) give the original's
+# a step, gemm behind an early return checked against gemm, the textbook
+# product summing in a float) give the original's
 # bits, element for element, on matrices the tiles and float4 loads divide
 # and do not, grids that cover the matrices and more, and on a block shape
 # the variant was not made for (the original's path then); run on the CPU
@@ -22,7 +23,7 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
     for t in tile_dot32 tile_dot64 tile_dot128; do
-        for kernel in gemm mm2 syrk_lower gemm_tt syr2k gemm_early; do variant $kernel $t; done
+        for kernel in gemm mm2 syrk_lower gemm_tt syr2k gemm_early matmul_sum matmul_scaled; do variant $kernel $t; done
     done
     cat <<'CPP'
 struct sizes {
@@ -52,6 +53,8 @@ typedef void mm2_fn(int, int, int, float *, float *, float *);
 typedef void syrk_fn(int, int, float, float, float *, float *);
 typedef void tt_fn(int, int, int, float *, float *, float *);
 typedef void syr2k_fn(int, int, float, float *, float *, float *);
+typedef void sum_fn(int, int, int, const float *, const float *, float *);
+typedef void scaled_fn(int, int, int, float, float, const float *, const float *, float *);
 struct variants {
     const char *name;
     gemm_fn *g;
@@ -60,15 +63,18 @@ struct variants {
     tt_fn *t;
     syr2k_fn *s2;
     gemm_fn *ge; /* gemm_early's tiles, against gemm */
+    sum_fn *ms;
+    scaled_fn *sc;
 };
 int main()
 {
     const variants vs[] = {{"tile_dot32", gemm_tile_dot32, mm2_tile_dot32, syrk_lower_tile_dot32, gemm_tt_tile_dot32,
-                            syr2k_tile_dot32, gemm_early_tile_dot32},
+                            syr2k_tile_dot32, gemm_early_tile_dot32, matmul_sum_tile_dot32, matmul_scaled_tile_dot32},
                            {"tile_dot64", gemm_tile_dot64, mm2_tile_dot64, syrk_lower_tile_dot64, gemm_tt_tile_dot64,
-                            syr2k_tile_dot64, gemm_early_tile_dot64},
+                            syr2k_tile_dot64, gemm_early_tile_dot64, matmul_sum_tile_dot64, matmul_scaled_tile_dot64},
                            {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
-                            gemm_tt_tile_dot128, syr2k_tile_dot128, gemm_early_tile_dot128}};
+                            gemm_tt_tile_dot128, syr2k_tile_dot128, gemm_early_tile_dot128, matmul_sum_tile_dot128,
+                            matmul_scaled_tile_dot128}};
     /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
     const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
     const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
@@ -104,7 +110,15 @@ int main()
                     bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
                                  [&](float *a, float *b, float *c) { gemm(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); },
                                  [&](float *a, float *b, float *c) { v.ge(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); });
-                    runs += 6;
+                    snprintf(name, sizeof name, "matmul_sum %s", v.name);
+                    bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { matmul_sum(s.ni, s.nj, s.nk, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.ms(s.ni, s.nj, s.nk, a, b, c); });
+                    snprintf(name, sizeof name, "matmul_scaled %s", v.name);
+                    bad |= check(name, s, (size_t)s.ni * s.nk, (size_t)s.nk * s.nj, (size_t)s.ni * s.nj, bl, extra,
+                                 [&](float *a, float *b, float *c) { matmul_scaled(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); },
+                                 [&](float *a, float *b, float *c) { v.sc(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); });
+                    runs += 8;
                 }
     printf("tile_dot: %d emulated runs\n", runs);
     return bad;

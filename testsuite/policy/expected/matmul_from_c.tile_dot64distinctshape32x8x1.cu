@@ -1,0 +1,1 @@
+refused: the sum's first value is not the same in every thread

@@ -1,0 +1,1 @@
+refused: after the loop, not straight-line statements storing the sum
