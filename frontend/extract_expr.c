@@ -54,11 +54,28 @@ static int folded(CXCursor c, char *out, size_t size)
     return ok ? 0 : -1;
 }
 
+/* c's extent between the expansion locations of its ends: where an operand
+ * ends inside a macro ("k < _PB_NK", _PB_NK a function-like macro), the
+ * raw extent's end lies in the macro's definition and tokenizes to
+ * nothing */
+static CXSourceRange expanded_extent(fe_context *cx, CXCursor c)
+{
+    CXSourceRange raw = clang_getCursorExtent(c);
+    CXFile begin_file = NULL, end_file = NULL;
+    unsigned begin, end;
+    clang_getExpansionLocation(clang_getRangeStart(raw), &begin_file, NULL, NULL, &begin);
+    clang_getExpansionLocation(clang_getRangeEnd(raw), &end_file, NULL, NULL, &end);
+    if (!begin_file || !clang_File_isEqual(begin_file, end_file) || end < begin)
+        return raw;
+    return clang_getRange(clang_getLocationForOffset(cx->tu, begin_file, begin),
+                          clang_getLocationForOffset(cx->tu, begin_file, end));
+}
+
 const char *fe_operator_after(fe_context *cx, CXCursor c, unsigned offset)
 {
     CXToken *tokens = NULL;
     unsigned n = 0;
-    clang_tokenize(cx->tu, clang_getCursorExtent(c), &tokens, &n);
+    clang_tokenize(cx->tu, expanded_extent(cx, c), &tokens, &n);
     const char *op = NULL;
     for (unsigned i = 0; i < n && !op; i++) {
         if (clang_getTokenKind(tokens[i]) != CXToken_Punctuation)

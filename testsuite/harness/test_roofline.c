@@ -117,6 +117,11 @@ static void test_gemm(const tu_model *m)
     const char *dir = fake_capture("gemm", grid, block, args, 8, sizes, changed, 3);
     /* c *= beta, then per k: alpha * a * b and += */
     CHECK(flops_of(m, "gemm", dir) == 64.0 * 64 * (1 + 3 * 32));
+    /* the same through PolyBench's macros (NK 32, NJ 64) */
+    double fm = flops_of(m, "gemm_macro", dir);
+    if (fm != 64.0 * 64 * (1 + 3 * 32))
+        fprintf(stderr, "gemm_macro: %g flops\n", fm);
+    CHECK(fm == 64.0 * 64 * (1 + 3 * 32));
 
     hn_capture c;
     strbuf err;

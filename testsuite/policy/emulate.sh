@@ -245,6 +245,8 @@ CPP
     variant columns.cu col_sum col_split8 --distinct --shape 256,1,1 --flat-grid | sed "s/col_sum_variant(/col_sum_8_256(/"
     variant columns.cu two_cols col_split --distinct --shape 64,1,1 --flat-grid
     variant columns.cu col_update col_split8 --distinct --shape 256,1,1 --flat-grid
+    variant columns.cu col_sum_early col_split8 --distinct --shape 256,1,1 --flat-grid |
+        sed "s/col_sum_early_variant(/col_sum_early_8_256(/"
     cat <<'CPP'
 /* the original on its captured block shape (y duplicates of each column
  * in a 32x8 block compute the same) against the variant on BLOCK (other
@@ -325,9 +327,10 @@ int main()
         }
     const int rows[] = {1000, 7, 1};
     for (int n : rows) {
-        for (unsigned h = 1; h <= 9; h++, runs += 4) {
+        for (unsigned h = 1; h <= 9; h++, runs += 5) {
             bad |= check_sum("256", n, {256, 1, 1}, {256, 1, 1}, h, col_sum_256);
             bad |= check_sum("8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_8_256);
+            bad |= check_sum("early return, 8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_early_8_256);
             bad |= check_std(n, 128, h);
             bad |= check_two(n, h);
         }
