@@ -45,8 +45,11 @@ typedef struct stage_plan {
 /* stage_analyse's flags: refuse a loop that reads no row by the thread's
  * own index; take the statements after the loop as one text (ifs and
  * blocks allowed, in *post; *post_decls stays empty); with that, loops
- * after the loop allowed too (the caller decides what to do with them) */
-enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2, STAGE_LOOPS_AFTER = 4 };
+ * after the loop allowed too (the caller decides what to do with them);
+ * sums kept in a variable declared before the loop ("float s = 0; for
+ * (...) s += E;") as accumulators whose index is NULL, their declarations
+ * in *pre_decls (only for callers that write "s = s + partial") */
+enum { STAGE_NEED_TILES = 1, STAGE_RAW_AFTER = 2, STAGE_LOOPS_AFTER = 4, STAGE_SCALAR_SUMS = 8 };
 /* what every transform built on the plan needs first: one block shape in
  * the captures, distinct pointers, the kernel's text without our names;
  * sets p (zeroed) text, len and thread_var; 1 with *why when refused */

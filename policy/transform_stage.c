@@ -528,6 +528,10 @@ const char *stage_render_body(const tu_model *m, const kernel *k, const stage_pl
     sb_append(&sb, p->text + at, p->body_end - at);
     const char *out = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
+    /* the sums kept in variables (STAGE_SCALAR_SUMS) */
+    for (size_t c = 0; c < p->n_accs; c++)
+        if (!p->accs[c].index)
+            out = stage_substitute(out, p->accs[c].base, arena_printf(a, "cl1_acc%zu", c), a);
     return out;
 }
 
@@ -558,6 +562,65 @@ void stage_replace_guard(const kernel *k, const stage_plan *p, const char *repla
     pol_edit e = {guard_begin, p->guard_end, arena_strdup(a, sb_str(&text)), 0};
     sb_free(&text);
     vec_push(out, e);
+}
+
+/* the loop's body, one statement "NAME += E;" after another (braces
+ * around them allowed), E free of NAME: 1 when NAME is such a sum's */
+static int only_summed(const char *body, const char *name, arena *a)
+{
+    const char *sq = pol_squeeze(body, a);
+    size_t n = strlen(sq);
+    while (n >= 2 && sq[0] == '{' && sq[n - 1] == '}')
+        sq = arena_printf(a, "%.*s", (int)(n - 2), sq + 1), n -= 2;
+    const char *parts[33];
+    size_t np = stage_split_top(sq, ";", a, parts, 32);
+    int sums = 0;
+    for (size_t i = 0; np <= 32 && i < np; i++) {
+        if (!*parts[i])
+            continue;
+        if (!pol_mentions(parts[i], name))
+            continue;
+        size_t l = strlen(name);
+        if (strncmp(parts[i], name, l) != 0 || strncmp(parts[i] + l, "+=", 2) != 0 ||
+            pol_mentions(parts[i] + l + 2, name))
+            return 0;
+        sums++;
+    }
+    return np <= 32 && sums > 0;
+}
+
+/* STAGE_SCALAR_SUMS: the declarations "T NAME = INIT;" of P (T float,
+ * double or int; INIT without reads, calls or assignments) whose NAME the
+ * loop only adds to become accumulators without an index (the variable
+ * itself), their declarations kept whole in pre_decls; returns P without
+ * them */
+static const char *scalar_sums(stage_plan *p, const char *P, strbuf *pre_decls, arena *a)
+{
+    const char *parts[65];
+    size_t n = stage_split_top(P, ";", a, parts, 64);
+    if (n > 64 || forbidden_words(P) || strchr(P, '{'))
+        return P;
+    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
+    strbuf rest;
+    sb_init(&rest);
+    for (size_t i = 0; i < n; i++) {
+        const char *st = pol_trim(parts[i], strlen(parts[i]), a);
+        char type[16], name[64];
+        int used = 0;
+        if (*st && p->n_accs < max_accs &&
+            sscanf(st, "%15s %63[A-Za-z0-9_] =%n", type, name, &used) == 2 && used > 0 &&
+            (strcmp(type, "float") == 0 || strcmp(type, "double") == 0 || strcmp(type, "int") == 0) &&
+            !strpbrk(st + used, "[(=?") && !strstr(st + used, "++") && !strstr(st + used, "--") &&
+            strcmp(name, p->loop_var) != 0 && only_summed(body, name, a)) {
+            const char *id = arena_strdup(a, name);
+            p->accs[p->n_accs++] = (accum){id, NULL, id, arena_strdup(a, type)};
+            sb_printf(pre_decls, " %s;", st);
+        } else if (*st)
+            sb_printf(&rest, "%s;", parts[i]);
+    }
+    const char *out = arena_strdup(a, sb_str(&rest));
+    sb_free(&rest);
+    return out;
 }
 
 int stage_prepare(const tu_model *m, const kernel *k, const pol_facts *f, stage_plan *p, arena *a,
@@ -596,6 +659,8 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
     const body_node *L = &k->body.items[p->loop];
     const char *P = arena_printf(a, "%.*s", (int)(L->range.begin - p->open - 1), p->text + p->open + 1);
     const char *Q = arena_printf(a, "%.*s", (int)(p->close - p->body_end), p->text + p->body_end);
+    if (flags & STAGE_SCALAR_SUMS)
+        P = scalar_sums(p, P, pre_decls, a);
     int q_bad = raw_after ? forbidden_words(Q) : split_statements(Q, 0, post_decls, post, a);
     if (raw_after && !q_bad)
         sb_puts(post, pol_trim(Q, strlen(Q), a));

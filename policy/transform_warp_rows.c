@@ -294,9 +294,11 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
     for (size_t c = 0; c < p->n_accs; c++)
         sb_printf(sb, "\t\t\t\tcl1_acc%zu += __shfl_down_sync(0xffffffffu, cl1_acc%zu, cl1_o);\n", c, c);
     sb_puts(sb, "\t\t\t}\n\t\t\tif (cl1_lane == 0) {");
-    for (size_t c = 0; c < p->n_accs; c++)
-        sb_printf(sb, " %s[%s] = %s[%s] + cl1_acc%zu;", p->accs[c].base, p->accs[c].index,
-                  p->accs[c].base, p->accs[c].index, c);
+    for (size_t c = 0; c < p->n_accs; c++) {
+        const char *out = p->accs[c].index ? arena_printf(a, "%s[%s]", p->accs[c].base, p->accs[c].index)
+                                           : p->accs[c].base;
+        sb_printf(sb, " %s = %s + cl1_acc%zu;", out, out, c);
+    }
     sb_printf(sb, "%s }\n\t\t}\n", post);
 }
 
@@ -321,7 +323,8 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int r
                    stage_plan *p, strbuf *pre_decls, strbuf *pre, strbuf *post_decls, strbuf *post,
                    const char **body_out, const char **why)
 {
-    int bad = stage_analyse(m, k, f, STAGE_NEED_TILES, a, p, pre_decls, pre, post_decls, post, why);
+    int bad = stage_analyse(m, k, f, STAGE_NEED_TILES | STAGE_SCALAR_SUMS, a, p, pre_decls, pre, post_decls,
+                            post, why);
     int threads = f->block[0] * f->block[1] * f->block[2];
     if (!bad && (threads % 32 || !p->thread_var[0] || p->thread_var[1] || p->thread_var[2])) {
         *why = "the block is not whole warps, or the kernel indexes threads along y or z";
@@ -353,6 +356,10 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, int r
     for (size_t c = 0; !bad && c < p->n_accs; c++)
         if (!shuffles(p->accs[c].type)) {
             *why = "an accumulator of a type without a warp shuffle";
+            bad = 1;
+        } else if (!p->accs[c].index && rows > 1) {
+            /* the rows at once would share the one variable */
+            *why = "the sum is kept in a variable: one row at a time only (warp_rows, wide_rows)";
             bad = 1;
         }
     const char *body = bad ? NULL : stage_render_body(m, k, p, 0, a);

@@ -367,6 +367,10 @@ CPP
         sed "s/row_dot_early_variant(/row_dot_early_wide_vec(/"
     variant rows.cu row_dot_early warp_rows4 --distinct --shape 256,1,1 | sed "s/row_dot_early_variant(/row_dot_early_warp4(/"
     variant rows.cu row_dot_early stage --distinct --shape 256,1,1 | sed "s/row_dot_early_variant(/row_dot_early_stage(/"
+    # the sum in a variable: against row_dot_n too
+    variant rows.cu row_dot_sum wide_rows_vec --distinct --shape 256,1,1 --flat-grid |
+        sed "s/row_dot_sum_variant(/row_dot_sum_wide_vec(/"
+    variant rows.cu row_dot_sum warp_rows --distinct --shape 256,1,1 | sed "s/row_dot_sum_variant(/row_dot_sum_warp(/"
     printf '#define NL 2000\n#define DATA_TYPE float\n'
     sed -n '/^__global__ void norm(/,/^}/p' "$src/fixtures/lone.cu" | sed 's/\<N\>/NL/g'
     variant lone.cu norm block_reduce --shape 256,1,1 | sed 's/\<N\>/NL/g'
@@ -465,12 +469,14 @@ int main()
             for (unsigned h : {1u, 32u}) {
                 bad |= check_dot_n(l[0], l[1], shift, h);
                 bad |= check_dot_n(l[0], l[1], shift, h, "row_dot_early wide_rows_vec", row_dot_early_wide_vec);
-                runs += 2;
+                bad |= check_dot_n(l[0], l[1], shift, h, "row_dot_sum wide_rows_vec", row_dot_sum_wide_vec);
+                runs += 3;
             }
     for (auto &l : lengths) {
         bad |= check_dot_n(l[0], l[1], 0, 1, "row_dot_early warp_rows4", row_dot_early_warp4);
         bad |= check_dot_n(l[0], l[1], 0, 1, "row_dot_early stage", row_dot_early_stage);
-        runs += 2;
+        bad |= check_dot_n(l[0], l[1], 0, 1, "row_dot_sum warp_rows", row_dot_sum_warp);
+        runs += 3;
     }
     bad |= check_two_rows();
     bad |= check_norm(0) | check_norm(1999);

@@ -1,0 +1,41 @@
+/* cl1cc-launch: grid.y x32 */
+__global__ void row_dot_sum(int rows, int n, const float *A, const float *x, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
+    	const int cl1_lane = threadIdx.x % 32;
+    	for (int cl1_r = (int)(blockIdx.y * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
+    		const int i = blockIdx.x * 256 + cl1_r;
+    		if (!(i >= rows)) {
+    			float sum = 0.0f;
+    			float cl1_acc0 = 0;
+    			if ((((unsigned long long)(const void *)&A[i*n+(0)] | (unsigned long long)(const void *)&x[(0)]) & 15) == 0) {
+    				#pragma unroll 2
+    				for (int cl1_vj = (0) + 4 * cl1_lane; cl1_vj + 3 < (n); cl1_vj += 128) {
+    					const float4 cl1_vv0 = *(const float4 *)&A[i*n+cl1_vj];
+    					const float4 cl1_vv1 = *(const float4 *)&x[cl1_vj];
+    					{ cl1_acc0 += cl1_vv0.x * cl1_vv1.x; }
+    					{ cl1_acc0 += cl1_vv0.y * cl1_vv1.y; }
+    					{ cl1_acc0 += cl1_vv0.z * cl1_vv1.z; }
+    					{ cl1_acc0 += cl1_vv0.w * cl1_vv1.w; }
+    				}
+    				for (int j = (0) + ((n) > (0) ? ((n) - (0)) / 4 * 4 : 0) + cl1_lane; j < (n); j += 32)
+            cl1_acc0 += A[i * n + j] * x[j];
+    			} else
+    				for (int j = (0) + cl1_lane; j < (n); j += 32)
+            cl1_acc0 += A[i * n + j] * x[j];
+    			for (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {
+    				cl1_acc0 += __shfl_down_sync(0xffffffffu, cl1_acc0, cl1_o);
+    			}
+    			if (cl1_lane == 0) { sum = sum + cl1_acc0; out[i] = sum; }
+    		}
+    	}
+    } else if (blockIdx.y == 0) {
+    if (i >= rows)
+        return;
+    float sum = 0.0f;
+    for (int j = 0; j < n; j++)
+        sum += A[i * n + j] * x[j];
+    out[i] = sum;
+}
+}
