@@ -88,6 +88,12 @@ enum { STAGE_SHAPE_IFS_AFTER = 1, STAGE_SHAPE_LOOPS_AFTER = 2 };
  * body_begin, body_end */
 int stage_find_shape(const tu_model *m, const kernel *k, stage_plan *p, int after, arena *a,
                      const char **why);
+/* 1 when statement st (trimmed, no ';') is "T NAME = INIT" (T float,
+ * double or int; NAME not the loop variable) and p's loop only adds to
+ * NAME ("NAME += E;" statements, E free of NAME): a sum kept in a
+ * variable; *type, *name and *init (trimmed) set.  INIT is not checked */
+int stage_summed_declaration(const stage_plan *p, const char *st, arena *a, const char **type,
+                             const char **name, const char **init);
 /* 1 when body node `node` is a statement of the guard's body (its child;
  * after an early return, a top-level statement after it) */
 int stage_in_guard(const kernel *k, const stage_plan *p, size_t node);

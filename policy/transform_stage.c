@@ -589,31 +589,42 @@ static int only_summed(const char *body, const char *name, arena *a)
     return np <= 32 && sums > 0;
 }
 
-/* STAGE_SCALAR_SUMS: the declarations "T NAME = INIT;" of P (T float,
- * double or int; INIT without reads, calls or assignments) whose NAME the
- * loop only adds to become accumulators without an index (the variable
- * itself), their declarations kept whole in pre_decls; returns P without
- * them */
+int stage_summed_declaration(const stage_plan *p, const char *st, arena *a, const char **type,
+                             const char **name, const char **init)
+{
+    char t[16], id[64];
+    int used = 0;
+    if (sscanf(st, "%15s %63[A-Za-z0-9_] =%n", t, id, &used) != 2 || used == 0 ||
+        (strcmp(t, "float") != 0 && strcmp(t, "double") != 0 && strcmp(t, "int") != 0) ||
+        strcmp(id, p->loop_var) == 0)
+        return 0;
+    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
+    if (!only_summed(body, id, a))
+        return 0;
+    *type = arena_strdup(a, t);
+    *name = arena_strdup(a, id);
+    *init = pol_trim(st + used, strlen(st + used), a);
+    return 1;
+}
+
+/* STAGE_SCALAR_SUMS: the summed declarations of P (stage_summed_declaration)
+ * whose INIT reads, calls and assigns nothing become accumulators without
+ * an index (the variable itself), their declarations kept whole in
+ * pre_decls; returns P without them */
 static const char *scalar_sums(stage_plan *p, const char *P, strbuf *pre_decls, arena *a)
 {
     const char *parts[65];
     size_t n = stage_split_top(P, ";", a, parts, 64);
     if (n > 64 || forbidden_words(P) || strchr(P, '{'))
         return P;
-    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
     strbuf rest;
     sb_init(&rest);
     for (size_t i = 0; i < n; i++) {
         const char *st = pol_trim(parts[i], strlen(parts[i]), a);
-        char type[16], name[64];
-        int used = 0;
-        if (*st && p->n_accs < max_accs &&
-            sscanf(st, "%15s %63[A-Za-z0-9_] =%n", type, name, &used) == 2 && used > 0 &&
-            (strcmp(type, "float") == 0 || strcmp(type, "double") == 0 || strcmp(type, "int") == 0) &&
-            !strpbrk(st + used, "[(=?") && !strstr(st + used, "++") && !strstr(st + used, "--") &&
-            strcmp(name, p->loop_var) != 0 && only_summed(body, name, a)) {
-            const char *id = arena_strdup(a, name);
-            p->accs[p->n_accs++] = (accum){id, NULL, id, arena_strdup(a, type)};
+        const char *type, *name, *init;
+        if (*st && p->n_accs < max_accs && stage_summed_declaration(p, st, a, &type, &name, &init) &&
+            !strpbrk(init, "[(=?") && !strstr(init, "++") && !strstr(init, "--")) {
+            p->accs[p->n_accs++] = (accum){name, NULL, name, type};
             sb_printf(pre_decls, " %s;", st);
         } else if (*st)
             sb_printf(&rest, "%s;", parts[i]);

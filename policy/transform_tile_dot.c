@@ -268,26 +268,19 @@ static int scalar_sum(const tu_model *m, const kernel *k, const pol_facts *f, ti
     size_t n = stage_split_top(P, ";", a, parts, 8);
     for (size_t i = 0; n <= 8 && i < n; i++) {
         const char *st = pol_trim(parts[i], strlen(parts[i]), a);
-        const char **ids;
-        char type[16], id[64];
-        int used = 0;
+        const char **ids, *type, *id, *value;
         if (!*st)
             continue;
-        if (sscanf(st, "%15s %63[A-Za-z0-9_] =%n", type, id, &used) == 2 && used > 0 && strcmp(type, "float") == 0 &&
-            !name) {
-            name = arena_strdup(a, id);
-            init = pol_trim(st + used, strlen(st + used), a);
+        if (!name && stage_summed_declaration(p, st, a, &type, &id, &value) && strcmp(type, "float") == 0) {
+            name = id;
+            init = value;
         } else if (pol_identifiers(st, a, &ids) == 2 && strcmp(ids[1], p->loop_var) == 0 &&
                    !strpbrk(st, "=([*&")) {
             t->pre_decls = arena_printf(a, "%s;", st);
         } else
             name = NULL, n = 9;
     }
-    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
-    const char *sq = pol_squeeze(body, a);
-    while (*sq == '{')
-        sq++;
-    if (n > 8 || !name || strncmp(sq, arena_printf(a, "%s+=", name), strlen(name) + 2) != 0) {
+    if (n > 8 || !name) {
         *why = "before the loop, not \"float s = INIT;\" (and the loop variable's declaration) alone, "
                "or the loop not \"s += ...\"";
         return 1;
@@ -307,6 +300,7 @@ static int scalar_sum(const tu_model *m, const kernel *k, const pol_facts *f, ti
     t->finish = stage_substitute(Q, name, "cl1_s", a);
     if (common_checks(m, k, f, t, a, why))
         return 1;
+    const char *body = arena_printf(a, "%.*s", (int)(p->body_end - p->body_begin), p->text + p->body_begin);
     return tile_dot_parse_product(m, k, t, stage_substitute(body, name, "cl1_acc0", a), a, why);
 }
 
