@@ -275,6 +275,11 @@ int tune_finish_job(tune_loop *run, round_job *rj, const pool_job *pj, arena *a)
                                                 r->lock_wait_seconds};
     for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         tk->row.judge_seconds[p] += isfinite(phases[p]) ? phases[p] : 0;
+    tk->row.captures_checked = (long)(r->n_captures - r->captures_repeated);
+    tk->row.check_runs += (long)r->check_runs;
+    if (isfinite(r->slowest_check_run_seconds) &&
+        !(tk->row.slowest_check_run_seconds >= r->slowest_check_run_seconds))
+        tk->row.slowest_check_run_seconds = r->slowest_check_run_seconds;
     run->ran_on_gpu = r->ran_on_gpu;
     tk->build_errors = 0;
     for (size_t i = 0; i < r->n_variants; i++)

@@ -18,8 +18,10 @@
 
 static int checks_exclusive;
 /* this process's seconds waiting for the lock and holding it (the runs on
- * the GPU), and when it last took it */
-static double waited_s, held_s, taken_at;
+ * the GPU), its holds and the longest since the mark, and when it last
+ * took it */
+static hn_gpu_lock_stats totals;
+static double taken_at;
 
 static double clock_now(void)
 {
@@ -28,10 +30,14 @@ static double clock_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void hn_gpu_lock_totals(double *waited, double *held)
+void hn_gpu_lock_totals(hn_gpu_lock_stats *out)
 {
-    *waited = waited_s;
-    *held = held_s;
+    *out = totals;
+}
+
+void hn_gpu_lock_mark(void)
+{
+    totals.slowest = 0;
 }
 
 void hn_gpu_lock_checks_exclusive(int on)
@@ -75,13 +81,17 @@ int hn_gpu_lock(hn_gpu_use use)
         }
     }
     taken_at = clock_now();
-    waited_s += taken_at - asked;
+    totals.waited += taken_at - asked;
     return fd;
 }
 
 void hn_gpu_unlock(int fd)
 {
-    held_s += clock_now() - taken_at;
+    double held = clock_now() - taken_at;
+    totals.held += held;
+    totals.runs++;
+    if (held > totals.slowest)
+        totals.slowest = held;
     if (fd >= 0)
         close(fd); /* releases the flock */
 }

@@ -193,8 +193,14 @@ int hn_gpu_lock(hn_gpu_use use);
 void hn_gpu_unlock(int fd);
 void hn_gpu_lock_checks_exclusive(int on);
 /* this process's seconds so far waiting for the lock, and holding it
- * (from lock to unlock: the runs on the GPU) */
-void hn_gpu_lock_totals(double *waited, double *held);
+ * (from lock to unlock: the runs on the GPU), how many times it held it
+ * (runs) and its longest hold since the last hn_gpu_lock_mark() */
+typedef struct hn_gpu_lock_stats {
+    double waited, held, slowest;
+    long runs;
+} hn_gpu_lock_stats;
+void hn_gpu_lock_totals(hn_gpu_lock_stats *out);
+void hn_gpu_lock_mark(void);
 /* 1 when dir_a/allocN.suffix_a and dir_b/allocN.suffix_b are one file
  * (hard links to the same inputs: equal without reading them) */
 int hn_alloc_same_file(const char *dir_a, const char *suffix_a, const char *dir_b,
@@ -415,6 +421,10 @@ typedef struct hn_judge_result {
      * input edits and comparisons here.  lock_wait_seconds: waiting for
      * the GPU's lock, all steps (other judges' timings and checks) */
     double check_run_seconds, lock_wait_seconds;
+    /* of check_run_seconds: how many runs (each a child on the GPU), and
+     * the longest of them (where a slow check goes: docs/HARNESS.md) */
+    size_t check_runs;
+    double slowest_check_run_seconds;
     /* captures not checked: the same launch on the same inputs as one
      * checked before (hn_captures_same_inputs) */
     size_t captures_repeated;

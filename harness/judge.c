@@ -354,8 +354,9 @@ static const judge_step judge_steps[] = {
 
 int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err)
 {
-    double start = now_seconds(), waited_before, waited_after, held;
-    hn_gpu_lock_totals(&waited_before, &held);
+    double start = now_seconds();
+    hn_gpu_lock_stats before, after;
+    hn_gpu_lock_totals(&before);
     memset(res, 0, sizeof *res);
     if (rq->n_variants > HN_MAX_VARIANTS) {
         sb_printf(err, "at most %d variants at a time", HN_MAX_VARIANTS);
@@ -392,7 +393,7 @@ int hn_judge(const hn_judge_request *rq, hn_judge_result *res, strbuf *err)
     model_free(&j.m);
     arena_free(&j.a);
     res->total_seconds = now_seconds() - start;
-    hn_gpu_lock_totals(&waited_after, &held);
-    res->lock_wait_seconds = waited_after - waited_before;
+    hn_gpu_lock_totals(&after);
+    res->lock_wait_seconds = after.waited - before.waited;
     return r == STEP_FAILED ? -1 : 0;
 }

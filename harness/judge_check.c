@@ -126,7 +126,11 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
     if (!s->in || !s->want ||
         judge_edit_inputs(rq, s->c, s->c->dir, s->in, INPUTS_COPY, 0, NULL, j->err) != 0)
         return -1;
-    if (s->seed > 0) {
+    /* a capture of integers alone: its perturbed inputs are the captured
+     * ones, and so are the original's outputs (no second run) */
+    if (s->seed > 0 && !judge_edit_changes_any(rq, s->c, INPUTS_PERTURB, NULL))
+        s->want = ref;
+    else if (s->seed > 0) {
         if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_PERTURB,
                               (uint64_t)s->seed * 1000003u + (uint64_t)s->ci, NULL, j->err) != 0)
             return -1;
@@ -259,6 +263,10 @@ static int check_capture(judgement *j, const hn_capture *c, int ci)
         j->have_pure0 = 1;
     }
     int seeds = ci > 0 && capture_bytes(c) > PERTURB_ALL_MAX_BYTES ? 0 : j->set->seeds;
+    /* nothing perturbed and nothing poisoned: every set is the captured one */
+    if (!judge_edit_changes_any(j->rq, c, INPUTS_PERTURB, NULL) &&
+        !judge_edit_changes_any(j->rq, c, INPUTS_POISON, pure))
+        seeds = 0;
     for (int seed = 0; seed <= seeds; seed++) {
         input_set s = {c, meta, ci, seed, NULL, NULL, NULL};
         int ready = prepare_input_set(j, &s, pure, ref);
@@ -304,8 +312,9 @@ step_result judge_check_captures(judgement *j)
             r = STEP_FAILED;
     if (r == STEP_NEXT)
         share_gpu_by_size(caps, n);
-    double waited, held_before, held_after;
-    hn_gpu_lock_totals(&waited, &held_before);
+    hn_gpu_lock_stats before, after;
+    hn_gpu_lock_totals(&before);
+    hn_gpu_lock_mark();
     for (size_t ci = 0; r == STEP_NEXT && ci < n; ci++) {
         if (repeats_a_checked_capture(caps, ci)) {
             j->res->captures_repeated++;
@@ -314,8 +323,10 @@ step_result judge_check_captures(judgement *j)
         if (check_capture(j, &caps[ci], (int)ci) != 0)
             r = STEP_FAILED;
     }
-    hn_gpu_lock_totals(&waited, &held_after);
-    j->res->check_run_seconds = held_after - held_before;
+    hn_gpu_lock_totals(&after);
+    j->res->check_run_seconds = after.held - before.held;
+    j->res->check_runs = (size_t)(after.runs - before.runs);
+    j->res->slowest_check_run_seconds = after.slowest;
     free(caps);
     return r;
 }

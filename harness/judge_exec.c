@@ -152,13 +152,17 @@ static proc_options driver_options(double wall_seconds)
     return po;
 }
 
-/* argv run under the GPU's lock taken for use */
+/* argv run under the GPU's lock taken for use; with --verbose, a line
+ * per run with its seconds (where a slow check goes) */
 static int run_locked(const char *const *argv, const proc_options *po, proc_result *r,
                       hn_gpu_use use)
 {
     int lock = hn_gpu_lock(use);
+    double start = proc_now_seconds();
     int started = proc_run(argv, po, r);
     hn_gpu_unlock(lock);
+    log_verbose("judge: ran %s %s %s on %s: %.2f s", argv[0], argv[1], argv[2] ? argv[2] : "",
+                argv[2] && argv[3] ? argv[3] : "", proc_now_seconds() - start);
     return started;
 }
 

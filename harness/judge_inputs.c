@@ -72,6 +72,26 @@ int judge_compare_dirs(const hn_judge_request *rq, const hn_capture *c, const ch
     return 0;
 }
 
+/* 1 when edit how changes allocation al */
+static int edit_changes(const hn_judge_request *rq, const hn_capture *c, int al, input_edit how,
+                        const int *pure)
+{
+    hn_dtype t = alloc_dtype(rq, c, al);
+    return how == INPUTS_POISON    ? pure[al]
+           : how == INPUTS_PERTURB  ? hn_perturb_changes(t)
+           : how == INPUTS_ABSOLUTE ? hn_absolute_changes(t)
+                                    : 0;
+}
+
+int judge_edit_changes_any(const hn_judge_request *rq, const hn_capture *c, input_edit how,
+                           const int *pure)
+{
+    for (int al = 0; al < c->nallocs; al++)
+        if (edit_changes(rq, c, al, how, pure))
+            return 1;
+    return 0;
+}
+
 int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const char *from,
                       const char *to, input_edit how, uint64_t arg, const int *pure, strbuf *err)
 {
@@ -79,10 +99,7 @@ int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const cha
         hn_dtype t = alloc_dtype(rq, c, al);
         /* an allocation the edit leaves as it is (integers perturbed, say:
          * a gigabyte map of counters) is not read and written again */
-        int edits = how == INPUTS_POISON    ? pure[al]
-                    : how == INPUTS_PERTURB  ? hn_perturb_changes(t)
-                    : how == INPUTS_ABSOLUTE ? hn_absolute_changes(t)
-                                             : 0;
+        int edits = edit_changes(rq, c, al, how, pure);
         int poisoned = how == INPUTS_POISON && edits;
         if (strcmp(from, to) == 0 && !edits)
             continue;

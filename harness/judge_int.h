@@ -79,6 +79,11 @@ typedef enum input_edit {
  * edits in place), edited on the way; 0, or -1 with err */
 int judge_edit_inputs(const hn_judge_request *rq, const hn_capture *c, const char *from,
                       const char *to, input_edit how, uint64_t arg, const int *pure, strbuf *err);
+/* 1 when edit `how` changes some allocation of c (with pure[] for
+ * INPUTS_POISON): a perturbed set of a capture of integers alone is the
+ * captured set again */
+int judge_edit_changes_any(const hn_judge_request *rq, const hn_capture *c, input_edit how,
+                           const int *pure);
 /* A capture as raw files in the work folder (captures are stored
  * compressed; the driver reads raw ones); NULL with err. */
 const char *judge_materialize(const hn_judge_request *rq, const char *capture, int index,

@@ -29,6 +29,7 @@ static const number_key phase_keys[] = {
     {"total_seconds", offsetof(hn_judge_result, total_seconds)},
     {"check_run_seconds", offsetof(hn_judge_result, check_run_seconds)},
     {"lock_wait_seconds", offsetof(hn_judge_result, lock_wait_seconds)},
+    {"slowest_check_run_seconds", offsetof(hn_judge_result, slowest_check_run_seconds)},
 };
 
 /* the roofline (docs/HARNESS.md, "Roofline"); null when unknown */
@@ -59,6 +60,7 @@ enum {
 #define K_RAN_ON_GPU "ran_on_gpu"
 #define K_CAPTURES "captures"
 #define K_CAPTURES_REPEATED "captures_repeated"
+#define K_CHECK_RUNS "check_runs"
 #define K_INSTANCES "instances"
 #define K_TIMED_INSTANCE "timed_instance"
 #define K_ORIGINAL "original"
@@ -109,6 +111,7 @@ int hn_judge_json_write(const hn_judge_result *r, const char *path, strbuf *err)
     cJSON_AddBoolToObject(root, K_RAN_ON_GPU, r->ran_on_gpu);
     cJSON_AddNumberToObject(root, K_CAPTURES, (double)r->n_captures);
     cJSON_AddNumberToObject(root, K_CAPTURES_REPEATED, (double)r->captures_repeated);
+    cJSON_AddNumberToObject(root, K_CHECK_RUNS, (double)r->check_runs);
     if (r->instances[0]) {
         cJSON_AddStringToObject(root, K_INSTANCES, r->instances);
         cJSON_AddStringToObject(root, K_TIMED_INSTANCE, r->timed_instance);
@@ -189,6 +192,8 @@ int hn_judge_json_read(const char *text, hn_judge_result *r, arena *a, strbuf *e
     r->n_captures = isfinite(captures) && captures > 0 ? (size_t)captures : 0;
     double repeated = number(root, K_CAPTURES_REPEATED);
     r->captures_repeated = isfinite(repeated) && repeated > 0 ? (size_t)repeated : 0;
+    double runs = number(root, K_CHECK_RUNS);
+    r->check_runs = isfinite(runs) && runs > 0 ? (size_t)runs : 0;
     for (size_t i = 0; i < N_PHASES; i++)
         FIELD(r, phase_keys[i].offset) = number(root, phase_keys[i].key);
     for (size_t i = 0; i < N_ROOFLINE; i++)

@@ -92,11 +92,18 @@ int pol_chooser_save(const pol_chooser *c, const char *path, strbuf *err);
 double pol_chooser_score(const pol_chooser *c, const double features[POL_NFEATURES],
                          const char *combination);
 
+/* 1 when every transform of the combination is in some variant the
+ * chooser has measured (its observations) */
+int pol_chooser_measured(const pol_chooser *c, const char *combination);
+
 /* The order to try labels[0..n) in (rank.c): by score, higher first, ties
  * in the order given (c NULL: the order given); with diversify, each
  * family's best first (regblock2x2/4x2/4x4 are one family, as are
  * unroll2/4/8, warp_rows/4/8, split_loop/256; a combination's family is
- * its members'), then each family's second, ...  order[i] is an index into
+ * its members'), then each family's second, ...  A label the chooser never
+ * measured whose family has a measured label here (a new factor of a
+ * known idea: col_split4 beside col_split8) scores as that family's best
+ * and is tried beside it, in the first tier.  order[i] is an index into
  * labels.  0, or -1 out of memory. */
 int pol_rank(const pol_chooser *c, const double features[POL_NFEATURES], const char *const *labels,
              size_t n, int diversify, size_t *order);

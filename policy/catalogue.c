@@ -117,6 +117,7 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_pairs64", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 0},
     {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot, 32, 0},
     {"wide_rows_vec", "wide_rows", LOOP, TALLER, run_wide_rows, 4, 0},
+    {"col_split4", "col_split", LOOP, TALLER, run_col_split, 4, 0},
 };
 
 size_t pol_transform_count(void)

@@ -91,6 +91,30 @@ static double score_members(const pol_chooser *c, const double *f, const int *in
     return s;
 }
 
+int pol_chooser_measured(const pol_chooser *c, const char *combination)
+{
+    if (!c)
+        return 0;
+    int *want = xcalloc(c->transforms ? c->transforms : 1, sizeof *want);
+    int *seen = xcalloc(c->transforms ? c->transforms : 1, sizeof *seen);
+    int *in = xcalloc(c->transforms ? c->transforms : 1, sizeof *in);
+    members(c, combination, want);
+    for (size_t o = 0; o < c->seen.len; o++)
+        for (size_t v = 0; v < c->seen.items[o].n; v++) {
+            members(c, c->seen.items[o].combinations[v], in);
+            for (size_t t = 0; t < c->transforms; t++)
+                seen[t] |= in[t];
+        }
+    int measured = 1, any = 0;
+    for (size_t t = 0; t < c->transforms; t++) {
+        any |= want[t];
+        if (want[t] && !seen[t])
+            measured = 0;
+    }
+    free(want), free(seen), free(in);
+    return measured && any;
+}
+
 double pol_chooser_score(const pol_chooser *c, const double features[POL_NFEATURES],
                          const char *combination)
 {

@@ -48,6 +48,7 @@ typedef struct {
     size_t index;
     double score;
     size_t rank_in_family;
+    int measured;
 } ranked;
 
 static int by_rank(const void *pa, const void *pb)
@@ -67,15 +68,40 @@ int pol_rank(const pol_chooser *c, const double features[POL_NFEATURES], const c
     if (!r)
         return -1;
     for (size_t i = 0; i < n; i++)
-        r[i] = (ranked){i, c ? pol_chooser_score(c, features, labels[i]) : 0, 0};
+        r[i] = (ranked){i, c ? pol_chooser_score(c, features, labels[i]) : 0, 0,
+                        pol_chooser_measured(c, labels[i])};
+    /* a label never measured takes the score of its family's best measured
+     * label, just under it (the measured one first) */
+    int *borrowed = calloc(n ? n : 1, sizeof *borrowed);
+    if (!borrowed) {
+        free(r);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].measured)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (r[j].measured && pol_same_family(labels[i], labels[j]) &&
+                (!borrowed[i] || r[j].score > r[i].score + 1e-9)) {
+                r[i].score = r[j].score - 1e-9;
+                borrowed[i] = 1;
+            }
+    }
     qsort(r, n, sizeof *r, by_rank); /* by score: every rank is 0 yet */
     if (diversify) {
-        for (size_t i = 0; i < n; i++)
+        /* a family's tiers count its measured labels; one that borrowed its
+         * best's score shares that one's tier */
+        for (size_t i = 0; i < n; i++) {
             for (size_t j = 0; j < i; j++)
-                if (pol_same_family(labels[r[i].index], labels[r[j].index]))
+                if (pol_same_family(labels[r[i].index], labels[r[j].index]) &&
+                    (r[j].measured || !borrowed[r[j].index]))
                     r[i].rank_in_family++;
+            if (borrowed[r[i].index] && r[i].rank_in_family > 0)
+                r[i].rank_in_family--;
+        }
         qsort(r, n, sizeof *r, by_rank);
     }
+    free(borrowed);
     for (size_t i = 0; i < n; i++)
         order[i] = r[i].index;
     free(r);

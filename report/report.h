@@ -31,6 +31,10 @@ typedef struct tune_kernel {
     /* the judges' build, checks and timing, summed; of the checks, the
      * runs on the GPU; the waits for the GPU's lock (hn_judge_result) */
     double judge_seconds[REPORT_JUDGE_PHASES];
+    /* the checks: captures checked (the last judgement's), runs on the GPU
+     * (all judgements) and the longest of them (-1, NaN: not given) */
+    long captures_checked, check_runs;
+    double slowest_check_run_seconds;
     /* when each better variant came: seconds of tuning, its speedup */
     report_double_vec progress_t, progress_best;
     /* why no launch of it was captured (status "not_captured"), or NULL */

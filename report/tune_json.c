@@ -40,6 +40,10 @@ static const char *const phase_keys[REPORT_JUDGE_PHASES] = {"build", "checks", "
 #define K_TUNE_SECONDS "tune_seconds"
 #define K_JUDGE_SECONDS "judge_seconds"
 #define K_DETAIL "detail"
+#define K_CHECKS "checks"
+#define K_CHECKS_CAPTURES "captures"
+#define K_CHECKS_RUNS "runs"
+#define K_CHECKS_SLOWEST "slowest_run_seconds"
 #define K_PROGRESS "progress"
 #define K_NOT_CAPTURED "not_captured"
 #define K_FAR_REASON "far_reason"
@@ -88,6 +92,12 @@ static cJSON *kernel_json(const tune_kernel *w)
     cJSON *phases = cJSON_AddObjectToObject(k, K_JUDGE_SECONDS);
     for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         cJSON_AddNumberToObject(phases, phase_keys[p], round(w->judge_seconds[p] * 100) / 100);
+    if (w->check_runs > 0) {
+        cJSON *checks = cJSON_AddObjectToObject(k, K_CHECKS);
+        cJSON_AddNumberToObject(checks, K_CHECKS_CAPTURES, (double)w->captures_checked);
+        cJSON_AddNumberToObject(checks, K_CHECKS_RUNS, (double)w->check_runs);
+        add_number(checks, K_CHECKS_SLOWEST, round(w->slowest_check_run_seconds * 100) / 100);
+    }
     cJSON_AddStringToObject(k, K_DETAIL, or_empty(w->detail));
     if (w->not_captured)
         cJSON_AddStringToObject(k, K_NOT_CAPTURED, w->not_captured);
@@ -187,6 +197,10 @@ static void read_kernel(const cJSON *k, tune_kernel *tk, arena *a)
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(k, K_JUDGE_SECONDS);
     for (int p = 0; p < REPORT_JUDGE_PHASES; p++)
         tk->judge_seconds[p] = get_number(phases, phase_keys[p]);
+    const cJSON *checks = cJSON_GetObjectItemCaseSensitive(k, K_CHECKS);
+    tk->captures_checked = get_count(checks, K_CHECKS_CAPTURES);
+    tk->check_runs = get_count(checks, K_CHECKS_RUNS);
+    tk->slowest_check_run_seconds = get_number(checks, K_CHECKS_SLOWEST);
     read_progress(k, tk);
 }
 

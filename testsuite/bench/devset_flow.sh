@@ -159,14 +159,28 @@ table | while IFS='|' read -r name dir build run kind; do
     case $dir in cuda-samples/*) flags=$(echo "$flags" | sed "s|-I\.\./\.\./\.\./Common|-I$work/tuned/cuda-samples/Common|; s|-Iinc|-I$work/tuned/$dir/inc|") ;; esac
     t0=$(now)
     # shellcheck disable=SC2086
-    (cd "$tcwd" && timeout "$(lim $((budget * 4 + 900)))" "$cl1cc" tune --build "$tbuild" --run "$trun" \
+    # DEVSET_VERBOSE=1: every judge's runs on the GPU, with their seconds,
+    # into judge-runs.log (from the judges' logs in a work folder kept here)
+    verbose="" work_opt=""
+    if [ "${DEVSET_VERBOSE:-0}" = 1 ]; then verbose=1 work_opt="--work $o/work"; fi
+    # shellcheck disable=SC2086
+    (cd "$tcwd" && CL1CC_VERBOSE=$verbose timeout "$(lim $((budget * 4 + 900)))" "$cl1cc" tune \
+        --build "$tbuild" --run "$trun" $work_opt \
         --captures "$o/captures" --json "$o/tune.json" --budget-seconds "$budget" $extra $files -- $flags) \
         >"$o/tune.log" 2>&1
+    if [ -n "$verbose" ]; then
+        find "$o/work" -name judge.err -exec grep -H "judge: ran" {} + >"$o/judge-runs.log" 2>/dev/null
+        rm -rf "$o/work"
+    fi
     echo "tune exit $? $(since "$t0")" >>"$o/runs.tsv"
     du -sk "$o/captures" 2>/dev/null | awk '{ print "captures_kb", $1 }' >>"$o/runs.tsv"
     find "$o/captures" -name meta 2>/dev/null | wc -l | awk '{ print "captures", $1 }' >>"$o/runs.tsv"
     find "$o/captures" -name meta -exec awk '/^kernel /{ k = $2 } /^instance /{ i = substr($0, 10) }
         END { print "kernel " k (i == "" ? "" : " instance " i) }' {} \; 2>/dev/null | sort | uniq -c >"$o/captured.txt"
+    # what was captured, folder by folder (kilobytes), and each capture's meta
+    (cd "$o/captures" 2>/dev/null && du -sk ./*/k* 2>/dev/null &&
+        find . -name meta | sort | while read -r m; do echo "== $m"; grep -v '^arg ' "$m"; done) \
+        >"$o/captures-list.txt" 2>&1
     rm -rf "$o/captures"
     wbuild="$build"
     case $build in

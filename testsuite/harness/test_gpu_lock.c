@@ -53,6 +53,21 @@ int main(void)
     hn_gpu_unlock(check);
     hn_gpu_lock_checks_exclusive(0);
 
+    /* the holds counted, the longest since the mark */
+    hn_gpu_lock_stats before, after;
+    hn_gpu_lock_mark();
+    hn_gpu_lock_totals(&before);
+    CHECK(before.slowest == 0 && before.runs == 3);
+    check = hn_gpu_lock(HN_GPU_CHECK);
+    usleep(50000);
+    hn_gpu_unlock(check);
+    hn_gpu_lock_totals(&after);
+    CHECK(after.runs == before.runs + 1);
+    CHECK(after.slowest >= 0.045 && after.held - before.held >= 0.045);
+    hn_gpu_lock_mark();
+    hn_gpu_lock_totals(&after);
+    CHECK(after.slowest == 0 && after.runs == before.runs + 1);
+
     unlink(path);
     return CHECK_REPORT("test_gpu_lock");
 }

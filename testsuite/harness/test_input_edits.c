@@ -101,8 +101,18 @@ int main(int argc, char **argv)
     CHECK(hn_alloc_read(set, 1, "in", sizeof u, &data, &err) == 0);
     CHECK(data[0] == 0xff && data[sizeof u - 1] == 0xff);
     free(data);
+    /* which edits change something: the floats perturb, the counters
+     * poison only where pure */
+    int none[2] = {0, 0};
+    CHECK(judge_edit_changes_any(&rq, &c, INPUTS_PERTURB, NULL) == 1);
+    CHECK(judge_edit_changes_any(&rq, &c, INPUTS_POISON, pure) == 1);
+    CHECK(judge_edit_changes_any(&rq, &c, INPUTS_POISON, none) == 0);
+    CHECK(judge_edit_changes_any(&rq, &c, INPUTS_COPY, NULL) == 0);
     /* a byte allocation (dtype unknown) perturbed: linked, never changed */
     rq.param_dtypes[0] = HN_BYTES;
+    /* a capture of integers and bytes alone: its perturbed sets are the
+     * captured one (the judge runs no original on them) */
+    CHECK(judge_edit_changes_any(&rq, &c, INPUTS_PERTURB, NULL) == 0);
     char raw[600];
     snprintf(raw, sizeof raw, "%s/raw", root);
     CHECK(dir_create_all(raw, 0755) == 0);

@@ -124,6 +124,8 @@ static void test_json(const char *dir)
     r->check_run_seconds = 0.75;
     r->lock_wait_seconds = 0.5;
     r->captures_repeated = 2;
+    r->check_runs = 11;
+    r->slowest_check_run_seconds = 0.25;
     r->n_variants = 2;
     r->variants[0].label = "restrict";
     snprintf(r->variants[0].hash, sizeof r->variants[0].hash, "%064d", 7);
@@ -161,6 +163,7 @@ static void test_json(const char *dir)
           back->timing_seconds == 3 && back->total_seconds == 9);
     CHECK(back->check_run_seconds == 0.75 && back->lock_wait_seconds == 0.5);
     CHECK(back->captures_repeated == 2);
+    CHECK(back->check_runs == 11 && back->slowest_check_run_seconds == 0.25);
     CHECK(back->n_variants == 2);
     CHECK(strcmp(back->variants[0].label, "restrict") == 0 &&
           strcmp(back->variants[0].hash, r->variants[0].hash) == 0 &&

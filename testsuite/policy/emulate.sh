@@ -243,6 +243,9 @@ CPP
     variant columns.cu col_sum col_split16 --distinct --shape 32,8,1 --flat-grid | sed "s/col_sum_variant(/col_sum_16_32x8(/"
     variant columns.cu col_std col_split16 --distinct --shape 128,1,1 --flat-grid
     variant columns.cu col_sum col_split8 --distinct --shape 256,1,1 --flat-grid | sed "s/col_sum_variant(/col_sum_8_256(/"
+    variant columns.cu col_sum col_split4 --distinct --shape 256,1,1 --flat-grid | sed "s/col_sum_variant(/col_sum_4_256(/"
+    variant columns.cu col_update col_split4 --distinct --shape 256,1,1 --flat-grid |
+        sed "s/col_update_variant(/col_update_4(/"
     variant columns.cu two_cols col_split --distinct --shape 64,1,1 --flat-grid
     variant columns.cu col_update col_split8 --distinct --shape 256,1,1 --flat-grid
     variant columns.cu col_sum_early col_split8 --distinct --shape 256,1,1 --flat-grid |
@@ -301,14 +304,15 @@ static int check_two(int n, unsigned height)
 }
 /* the sum and the update split over row phases; ld 0: every update of a
  * column hits one element, and the run-time test keeps that loop in order */
-static int check_update(int n, int ld, int k, unsigned height)
+template <class K1>
+static int check_update(int n, int ld, int k, unsigned height, K1 variant)
 {
     size_t na = (size_t)n * (ld > M ? ld : M);
     float *a0 = new float[na], *a1 = new float[na], *q = new float[na], *r0 = new float[M * M], *r1 = new float[M * M];
     emu_fill_quarters(a0, na, 43), emu_fill_quarters(a1, na, 43), emu_fill_quarters(q, na, 44);
     emu_fill_quarters(r0, M * M, 45), emu_fill_quarters(r1, M * M, 45);
     emu_launch({(M + 255) / 256u, 1, 1}, {256, 1, 1}, [&] { col_update(n, ld, a0, q, r0, k); });
-    emu_launch_synced({(M + 255) / 256u, height, 1}, {256, 1, 1}, [&] { col_update_variant(n, ld, a1, q, r1, k); });
+    emu_launch_synced({(M + 255) / 256u, height, 1}, {256, 1, 1}, [&] { variant(n, ld, a1, q, r1, k); });
     char what[128];
     snprintf(what, sizeof what, "col_update, %d rows, ld %d, k %d, grid %u high", n, ld, k, height);
     int bad = emu_same(what, a0, a1, na * sizeof *a0) | emu_same(what, r0, r1, M * M * sizeof *r0);
@@ -322,14 +326,17 @@ int main()
     const unsigned update_heights[] = {1, 5, 32, 33};
     for (int ld : lds)
         for (unsigned h : update_heights) {
-            bad |= check_update(300, ld, 0, h) | check_update(7, ld, 5, h);
-            runs += 2;
+            bad |= check_update(300, ld, 0, h, col_update_variant) | check_update(7, ld, 5, h, col_update_variant);
+            bad |= check_update(300, ld, 0, 2 * h, col_update_4) | check_update(7, ld, 5, 2 * h, col_update_4);
+            runs += 4;
         }
     const int rows[] = {1000, 7, 1};
     for (int n : rows) {
         for (unsigned h = 1; h <= 9; h++, runs += 5) {
             bad |= check_sum("256", n, {256, 1, 1}, {256, 1, 1}, h, col_sum_256);
             bad |= check_sum("8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_8_256);
+            bad |= check_sum("4 256", n, {256, 1, 1}, {256, 1, 1}, 8 * h, col_sum_4_256);
+            runs++;
             bad |= check_sum("early return, 8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_early_8_256);
             bad |= check_std(n, 128, h);
             bad |= check_two(n, h);

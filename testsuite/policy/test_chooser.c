@@ -127,10 +127,32 @@ int main(int argc, char **argv)
         CHECK(order[0] == 0 && order[1] == 1 && order[2] == 2 && order[3] == 3);
         CHECK(pol_rank(NULL, product, labels, 4, 1, order) == 0);
         CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
-        CHECK(pol_rank(c, product, labels, 4, 0, order) == 0);
+        const char *measured[] = {"unroll4", "restrict", "regacc", "regacc+restrict"};
+        CHECK(pol_rank(c, product, measured, 4, 0, order) == 0);
         for (size_t i = 1; i < 4; i++)
-            CHECK(pol_chooser_score(c, product, labels[order[i - 1]]) >=
-                  pol_chooser_score(c, product, labels[order[i]]));
+            CHECK(pol_chooser_score(c, product, measured[order[i - 1]]) >=
+                  pol_chooser_score(c, product, measured[order[i]]));
+    }
+    /* a label never measured (unroll2, unroll8: only unroll4 was) is tried
+     * just after its family's best measured one, in the first tier */
+    CHECK(pol_chooser_measured(c, "unroll4") && pol_chooser_measured(c, "regacc+restrict"));
+    CHECK(!pol_chooser_measured(c, "unroll2") && !pol_chooser_measured(c, "regacc+unroll2"));
+    CHECK(!pol_chooser_measured(NULL, "unroll4"));
+    {
+        const char *labels[] = {"unroll2", "restrict", "regacc", "unroll4", "fast_math"};
+        size_t order[5];
+        double s_unroll4 = pol_chooser_score(c, elementwise, "unroll4");
+        CHECK(s_unroll4 > pol_chooser_score(c, elementwise, "regacc"));
+        CHECK(pol_rank(c, elementwise, labels, 5, 0, order) == 0);
+        /* unroll4 scores highest here: unroll2 comes right after it */
+        CHECK(order[0] == 3 && order[1] == 0);
+        CHECK(pol_rank(c, elementwise, labels, 5, 1, order) == 0);
+        CHECK(order[0] == 3 && order[1] == 0);
+        /* without a measured sibling among the labels it keeps its own score */
+        const char *alone[] = {"unroll2", "restrict"};
+        size_t o2[2];
+        CHECK(pol_rank(c, elementwise, alone, 2, 1, o2) == 0);
+        CHECK((pol_chooser_score(c, elementwise, "restrict") > 0) == (o2[0] == 1));
     }
 
     /* not a model: an error naming the file, nothing loaded */

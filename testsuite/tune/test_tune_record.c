@@ -40,6 +40,10 @@ static void write_judgement(const char *path)
     r->ran_on_gpu = 1;
     r->original = (hn_timing){10, 2.0, 1.9, 2.1, 1.95, 2.05};
     r->build_seconds = 1;
+    r->n_captures = 3;
+    r->captures_repeated = 1;
+    r->check_runs = 9;
+    r->slowest_check_run_seconds = 0.5;
     r->n_variants = 2;
     r->variants[0].verdict = VERDICT_PASS;
     r->variants[0].timing = (hn_timing){10, 1.0, 0.9, 1.1, 0.95, 1.05};
@@ -252,6 +256,10 @@ static void check_report(tune_target *tk, const char *dir)
         CHECK(strcmp(k->kernel, "scale") == 0 && strcmp(k->key, tk->key) == 0);
         CHECK(k->variants_tried == 2 && k->variants_passed == 1 && k->baseline_ms == 2.0);
         CHECK(strcmp(k->best_label, "restrict") == 0 && k->judge_seconds[0] == 1);
+        /* the checks' captures, runs and slowest run */
+        CHECK(k->captures_checked == 2 && k->check_runs == 9 &&
+              k->slowest_check_run_seconds == 0.5);
+        CHECK(reason->check_runs == -1 && isnan(reason->slowest_check_run_seconds));
         CHECK(k->progress_t.len == 1 && k->progress_best.len == 1 &&
               k->progress_best.items[0] == 2.0);
         CHECK(isnan(k->best_ms)); /* null in the JSON */

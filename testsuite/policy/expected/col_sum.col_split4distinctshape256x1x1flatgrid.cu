@@ -1,0 +1,41 @@
+/* cl1cc-launch: grid.y x64 */
+__global__ void col_sum(int n, float *A, float *tmp, float *y)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+
+    if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
+    	__shared__ float cl1_part0[64][4];
+    	const int cl1_t = threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z);
+    	const int cl1_c = cl1_t % 4, cl1_r = cl1_t / 4;
+    	for (int cl1_s = (int)blockIdx.y; cl1_s < 64; cl1_s += (int)gridDim.y) {
+    		const int j = blockIdx.x * 256 + cl1_s * 4 + cl1_c;
+    		const bool cl1_in = (j < M);
+    		int i;
+    		if (cl1_in && cl1_r == 0) { y[j] = 0; }
+    		__syncthreads();
+    		float cl1_acc0 = 0;
+    		if (cl1_in) {
+    			#pragma unroll 8
+    			for (i = (0) + cl1_r; i < (n); i += 64)
+            {
+                cl1_acc0 += A[i * M + j] * tmp[i];
+            }
+    		}
+    		cl1_part0[cl1_r][cl1_c] = cl1_acc0;
+    		__syncthreads();
+    		if (cl1_in && cl1_r == 0) {
+    			for (int cl1_w = 1; cl1_w < 64; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
+    			y[j] = y[j] + cl1_acc0;
+    		}
+    		__syncthreads();
+    	}
+    } else if (blockIdx.y == 0) if (j < M)
+    {
+        y[j] = 0;
+        int i;
+        for (i = 0; i < n; i++)
+        {
+            y[j] += A[i * M + j] * tmp[i];
+        }
+    }
+}
