@@ -21,7 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Everything here is the TU's own (an unnamed namespace): each TU counts
+ * its own kernels' launches by their index in it.  As inline functions of
+ * one namespace, the copies of two instrumented TUs (mergeSort's bitonic.cu
+ * and mergeSort.cu, linked together) were one symbol to the linker, which
+ * kept either TU's: the launch's constructor then read one TU's counts and
+ * claim() bumped the other's, and the limit never held (49 captures where
+ * 2 a kernel were asked for, 860 MB of them, a minute of checks). */
 namespace cl1cc_capture {
+namespace {
 
 enum { max_args = 64, max_kernels = 4096 };
 
@@ -429,6 +437,7 @@ struct launch {
     }
 };
 
+} // namespace
 } // namespace cl1cc_capture
 
 #endif
