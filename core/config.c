@@ -34,7 +34,7 @@ const config_variable config_variables[] = {
     {"CL1CC_CAPTURE_LIMIT=N", "program",
      "set by cl1cc capture: launches captured per kernel (read by the instrumented program)"},
     {"CL1CC_CI_TUNER=PATH", "ci", "tests: the tuner cl1cc ci runs (default: cl1cc itself)"},
-    {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\", \"parser-crash\")"},
+    {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\", \"parser-crash\", \"parser-crash-pch\")"},
 };
 const size_t config_n_variables = sizeof config_variables / sizeof config_variables[0];
 

@@ -76,9 +76,11 @@ static const char **frontend_argv(const char *program, const char *path,
 
 /* The child: stdout into the pipe, stderr (libclang's own crash report)
  * away unless verbose, then the frontend program; never returns. */
-static _Noreturn void exec_frontend(int fd, const char *const *argv)
+static _Noreturn void exec_frontend(int fd, const char *const *argv, int no_pch)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (no_pch)
+        setenv("CL1CC_NO_PCH", "1", 1);
     if (dup2(fd, STDOUT_FILENO) < 0)
         _exit(127);
     close(fd);
@@ -161,14 +163,11 @@ static fe_status take_answer(const strbuf *answer, tu_model *out, strbuf *diags,
     return FE_OK;
 }
 
-fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
-                   strbuf *diags)
+/* one run of the parser process on path; *crashed: it died of a signal */
+static fe_status parse_once(const char *path, const fe_options *opt, int no_pch, tu_model *out,
+                            strbuf *diags, int *crashed)
 {
-    fe_options defaults;
-    if (!opt) {
-        memset(&defaults, 0, sizeof defaults);
-        opt = &defaults;
-    }
+    *crashed = 0;
     arena a;
     arena_init(&a);
     const char *program = frontend_program(&a);
@@ -198,7 +197,7 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
     }
     if (pid == 0) {
         close(fds[0]);
-        exec_frontend(fds[1], argv);
+        exec_frontend(fds[1], argv, no_pch);
     }
     close(fds[1]);
     arena_free(&a);
@@ -219,6 +218,7 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
         int sig = WTERMSIG(status);
         sb_printf(diags, "%s: error: libclang crashed reading it (signal %d, %s)\n", path,
                   sig, strsignal(sig));
+        *crashed = 1;
         st = FE_INTERNAL;
     } else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         sb_printf(diags, "%s: error: cl1cc-frontend could not be run\n", path);
@@ -230,5 +230,38 @@ fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
         st = take_answer(&answer, out, diags, path);
     }
     sb_free(&answer);
+    return st;
+}
+
+/* A parser that died of a signal is run once more without the precompiled
+ * CUDA headers: a PCH cut short (a disk that filled while it was written)
+ * or replaced under it kills libclang with SIGBUS when mapped, and the
+ * parse itself needs no PCH (groupnorm's three judges, 2026-12-07, all
+ * "libclang crashed reading it (signal 7, Bus error)" at once, the same TU
+ * parsed fine a minute later). */
+fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
+                   strbuf *diags)
+{
+    fe_options defaults;
+    if (!opt) {
+        memset(&defaults, 0, sizeof defaults);
+        opt = &defaults;
+    }
+    int crashed = 0;
+    size_t mark = diags->len;
+    fe_status st = parse_once(path, opt, config_no_pch(), out, diags, &crashed);
+    if (st == FE_INTERNAL && crashed && !config_no_pch()) {
+        log_verbose("%s: the parser crashed: again without the precompiled CUDA headers", path);
+        strbuf again;
+        sb_init(&again);
+        st = parse_once(path, opt, 1, out, &again, &crashed);
+        if (st != FE_INTERNAL) { /* the crash was the PCH's: not the user's to see */
+            diags->len = mark;
+            if (diags->data)
+                diags->data[mark] = '\0';
+            sb_append(diags, sb_str(&again), again.len);
+        }
+        sb_free(&again);
+    }
     return st;
 }

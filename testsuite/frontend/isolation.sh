@@ -41,6 +41,17 @@ else
     echo "ok: parser crash: rc=$rc: $(cat "$work/crash.err")"
 fi
 
+# a crash only while the precompiled headers are in use (a PCH cut short
+# and mapped: SIGBUS): the TU is parsed again without them, no error
+CL1CC_TEST_FAULT=parser-crash-pch "$cl1cc" inspect --summary "$fixtures/single.cu" \
+    >"$work/pch.out" 2>"$work/pch.err"
+rc=$?
+if [ $rc -ne 0 ] || [ -s "$work/pch.err" ] || ! grep -q "^file single.cu" "$work/pch.out"; then
+    echo "FAIL: a crash with the PCH was not parsed around: rc=$rc"; cat "$work/pch.err"; fail=1
+else
+    echo "ok: a crash with the PCH: parsed again without it: $(head -n 1 "$work/pch.out")"
+fi
+
 # the PCH cache: with a 1 MB cap only the PCH just used stays; a stale
 # temporary of a killed process goes
 cache=$work/cache
