@@ -234,11 +234,12 @@ static fe_status parse_once(const char *path, const fe_options *opt, int no_pch,
 }
 
 /* A parser that died of a signal is run once more without the precompiled
- * CUDA headers: a PCH cut short (a disk that filled while it was written)
- * or replaced under it kills libclang with SIGBUS when mapped, and the
- * parse itself needs no PCH (groupnorm's three judges, 2026-12-07, all
- * "libclang crashed reading it (signal 7, Bus error)" at once, the same TU
- * parsed fine a minute later). */
+ * CUDA headers.  In the twelfth pass (2026-12-07) groupnorm's three judges
+ * and filter's tune died of SIGBUS ("libclang crashed reading it (signal
+ * 7, Bus error)") in one call and parsed fine in the next; the cause was
+ * not found.  A file mapped while it is cut short gives SIGBUS, and the
+ * PCH is the one mapped file the parse can do without: a transient crash
+ * then costs a second parse, not the kernel. */
 fe_status fe_parse(const char *path, const fe_options *opt, tu_model *out,
                    strbuf *diags)
 {
