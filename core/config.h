@@ -25,6 +25,8 @@ extern const size_t config_n_variables;
 int config_disabled(void);
 int config_verbose(void);
 int config_no_pch(void);
+/* CL1CC_NO_GPU_KEEPER: tune's pool holds no CUDA context open on its GPUs */
+int config_no_gpu_keeper(void);
 
 /* the variable's value, or NULL when unset or empty */
 const char *config_nvcc(void);

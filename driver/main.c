@@ -13,6 +13,7 @@
 #include "core.h"
 #include "driver.h"
 #include "llm.h"
+#include "pool.h"
 
 #ifndef CL1CC_VERSION
 #define CL1CC_VERSION "0.0.0"
@@ -255,6 +256,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--cl1-db-stamp") == 0)
         return cmd_db_stamp();
+    if (strcmp(argv[1], "--cl1-keep-gpu") == 0) /* tune's pool, pool/gpu_keep.c */
+        return pool_gpu_keep_main();
     if (strcmp(argv[1], "--cl1-version") == 0) {
         printf("cl1cc %s\n", CL1CC_VERSION);
         return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "core.h"
 #include "harness.h"
 #include "proc.h"
@@ -32,6 +33,9 @@ int tune_find_places(tune_session *s)
 {
     tune_loop *loop = &s->loop;
     loop->self = self_path(&s->a);
+    /* a CUDA context held open on each GPU while the judges run there */
+    if (!config_no_gpu_keeper())
+        s->o.pool.keep_gpus_exe = loop->self;
     loop->db_path = tunedb_default_path(&s->a);
     if (!loop->self || !loop->db_path) {
         log_error("tune: cannot find cl1cc itself or a place for the tuning database");

@@ -337,6 +337,9 @@ int pool_local_run(pool_ctx *c, strbuf *err)
     lp.waiting = c->n;
     log_verbose("pool: %zu jobs, %zu GPU slots (%s), %zu CPU jobs at once", c->n, lp.n_slots,
                 source, lp.cpu_limit);
+    pool_gpu_keepers keepers;
+    pool_gpu_keepers_start(lp.have_gpus && need_gpu ? c->o->keep_gpus_exe : NULL, lp.slot_gpu,
+                           lp.n_slots, &keepers, &c->a);
 
     for (;;) {
         if (pool_stop_signal() || pool_past_deadline(c, proc_now_seconds())) {
@@ -353,6 +356,7 @@ int pool_local_run(pool_ctx *c, strbuf *err)
         reap_ended(&lp);
         enforce_limits(&lp, proc_now_seconds());
     }
+    pool_gpu_keepers_stop(&keepers);
     free(children);
     free(avoid);
     free(lp.lj);

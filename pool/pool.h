@@ -30,6 +30,10 @@ typedef struct pool_options {
                            used as given; "" no GPU; NULL: from the
                            environment, else nvidia-smi */
     int cpu_jobs;       /* needs_gpu=0 jobs at once; 0: online CPUs */
+    const char *keep_gpus_exe; /* while GPU jobs run, `EXE --cl1-keep-gpu` on each
+                                  GPU holds a CUDA context open (a job's CUDA
+                                  start then takes about half as long,
+                                  gpu_keep.c); NULL: none */
 
     /* slurm */
     const char *slurm_partition;          /* NULL: the cluster's default */
@@ -44,6 +48,11 @@ typedef struct pool_options {
     double slurm_cmd_timeout_s;           /* limit for one sbatch/squeue/... call (init: 60) */
     int slurm_max_queued;                 /* jobs in the queue at once; 0: no cap */
 } pool_options;
+
+/* The body of `cl1cc --cl1-keep-gpu` (gpu_keep.c): holds a CUDA context
+ * on the first visible GPU until killed or its parent ends; 0 (at once
+ * when there is no CUDA driver or device). */
+int pool_gpu_keep_main(void);
 
 /* Fills the defaults noted above; every other field is 0 or NULL. */
 void pool_options_init(pool_options *o);

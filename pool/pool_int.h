@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "pool.h"
+#include "proc.h"
 
 typedef struct pool_ctx {
     const pool_options *o;
@@ -24,6 +25,16 @@ typedef struct pool_ctx {
 } pool_ctx;
 
 int pool_local_run(pool_ctx *c, strbuf *err);
+
+/* gpu_keep.c: a child per distinct GPU of gpus[] holding a CUDA context
+ * open (`exe --cl1-keep-gpu`) from start to stop; nothing when exe is NULL */
+typedef struct pool_gpu_keepers {
+    proc_child *children;
+    size_t n;
+} pool_gpu_keepers;
+void pool_gpu_keepers_start(const char *exe, const char *const *gpus, size_t n,
+                            pool_gpu_keepers *k, arena *a);
+void pool_gpu_keepers_stop(pool_gpu_keepers *k);
 int pool_slurm_run(pool_ctx *c, strbuf *err);
 
 /* the stop signal caught while running (SIGINT...), or 0 */

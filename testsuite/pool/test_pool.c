@@ -648,6 +648,57 @@ static void slurm_case(void)
     remove_work_dir();
 }
 
+/* keepers (gpu_keep.c): one `EXE --cl1-keep-gpu` per distinct GPU while GPU
+ * jobs run (started before them, killed when the pool ends); none for a
+ * pool of CPU jobs, none without keep_gpus_exe */
+static void test_keepers(void)
+{
+    make_work_dir("keepers");
+    char keeper[512];
+    snprintf(keeper, sizeof keeper, "%s/keeper.sh", work);
+    const char *script = "#!/bin/sh\n"
+                         "echo \"$1 $$\" >> \"$KEEP_DIR/keep.$CUDA_VISIBLE_DEVICES\"\n"
+                         "exec sleep 30\n";
+    CHECK(file_write_atomic(keeper, script, strlen(script)) == 0 && chmod(keeper, 0755) == 0);
+    setenv("KEEP_DIR", work, 1);
+    pool_options o;
+    pool_options_init(&o);
+    o.gpus = "0,0,1"; /* two judges on GPU 0: one keeper there */
+    o.keep_gpus_exe = keeper;
+    enum { N = 4 };
+    pool_job jobs[N];
+    /* each GPU job sees its GPU's keeper already running (it waits a moment
+     * for the keeper's line) */
+    for (size_t i = 0; i < N; i++)
+        shell_job(&jobs[i],
+                  "for t in 1 2 3 4 5 6 7 8 9 10; do [ -s \"$1/keep.$CUDA_VISIBLE_DEVICES\" ] && break; "
+                  "sleep 0.2; done; [ -s \"$1/keep.$CUDA_VISIBLE_DEVICES\" ] && : > \"$1/$2.kept\"",
+                  i, 1);
+    CHECK(run_pool(&o, jobs, N) == 0);
+    for (size_t i = 0; i < N; i++)
+        CHECK(pool_job_ok(&jobs[i]) && strcmp(read_text("%s/%zu.kept", i), "<missing>") != 0);
+    for (size_t g = 0; g < 2; g++) {
+        const char *line = read_text("%s/keep.%zu", g);
+        long pid = 0;
+        CHECK(sscanf(line, "--cl1-keep-gpu %ld", &pid) == 1 && !strchr(line, '\n'));
+        CHECK(pid > 0 && pid_gone(pid)); /* killed when the pool ended */
+    }
+    /* CPU jobs only, or no keeper program: no keeper */
+    remove_work_dir();
+    make_work_dir("keepers-none");
+    setenv("KEEP_DIR", work, 1);
+    for (size_t i = 0; i < 2; i++)
+        shell_job(&jobs[i], RECORD_SCRIPT, i, 0);
+    CHECK(run_pool(&o, jobs, 2) == 0);
+    o.keep_gpus_exe = NULL;
+    for (size_t i = 0; i < 2; i++)
+        shell_job(&jobs[i], RECORD_SCRIPT, i, 1);
+    CHECK(run_pool(&o, jobs, 2) == 0);
+    CHECK(strcmp(read_text("%s/keep.%zu", 0), "<missing>") == 0 &&
+          strcmp(read_text("%s/keep.%zu", 1), "<missing>") == 0);
+    remove_work_dir();
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -657,7 +708,7 @@ int main(int argc, char **argv)
         {"gpu_list", test_gpu_list}, {"spread", test_spread},       {"cpu_jobs", test_cpu_jobs},
         {"timeout", test_timeout},   {"retry", test_retry},         {"identical", test_identical},
         {"no_gpu", test_no_gpu},     {"deadline", test_deadline},   {"stop_signal", test_stop_signal},
-        {"slurm", slurm_case},
+        {"keepers", test_keepers},   {"slurm", slurm_case},
     };
     arena_init(&A);
     int ran = 0;
