@@ -47,6 +47,7 @@ ONE_FACTOR(tile_dot)
 ONE_FACTOR(tile_pairs)
 ONE_FACTOR(wide_rows)
 ONE_FACTOR(launch_bounds)
+ONE_FACTOR(sweep)
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                       arena *a, pol_edit_vec *out, const char **why)
@@ -118,6 +119,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot, 32, 0},
     {"wide_rows_vec", "wide_rows", LOOP, TALLER, run_wide_rows, 4, 0},
     {"col_split4", "col_split", LOOP, TALLER, run_col_split, 4, 0},
+    {"sweep8", "sweep", LOOP, 0, run_sweep, 8, 0},
+    {"sweep16", "sweep", LOOP, 0, run_sweep, 16, 0},
 };
 
 size_t pol_transform_count(void)

@@ -181,6 +181,11 @@ int pol_transform_regblock(const tu_model *m, const kernel *k, const pol_facts *
  * as tall when that is more than 1) */
 int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts *f, int width,
                             arena *a, pol_edit_vec *out, const char **why);
+/* a thread's sequential walk (one loop of array assignments at indices
+ * that move with the loop variable) run `steps` steps at a time, every
+ * step's loads issued first, the earlier steps' stores forwarded */
+int pol_transform_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int steps,
+                        arena *a, pol_edit_vec *out, const char **why);
 /* a thread's loop reading read-only float (double) arrays at E + j (or
  * storing to one at E + j) takes 4 (2) iterations a step with 16-byte
  * loads and stores, bodies run in order */

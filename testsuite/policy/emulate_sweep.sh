@@ -1,0 +1,96 @@
+#!/bin/sh
+# emulate_sweep.sh POL_TOOL SRC_DIR: the sweep8 and sweep16 variants of
+# fixtures/sweeps.cu (adi's forward and backward row sweeps, a column walk
+# reading two steps back and the same step's store) give the original's
+# bits, element for element, on lines whose length the steps divide and do
+# not (the last T cut short), with threads past the guard; a read that
+# moves at another pace than its array's write is refused.  Run on the CPU
+# through emulate.h.
+set -u
+tool=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cxx=${CXX:-g++}
+command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
+    "$tool" "$src/fixtures/sweeps.cu" "$1" "$2" --distinct --shape 64,1,1 --flat-grid >"$tmp/v.cu" || exit 1
+    if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $1 $2: $(cat "$tmp/v.cu")"; exit 1; fi
+    sed "s/void $1(/void ${1}_$2(/" "$tmp/v.cu"
+}
+fail=0
+out=$("$tool" "$src/fixtures/sweeps.cu" stride_two sweep8 --distinct --shape 64,1,1 --flat-grid)
+case $out in
+"refused: a read of a written array is no fixed number of steps from its write") echo "ok: stride_two refused" ;;
+*) echo "FAIL: stride_two: $out"; fail=1 ;;
+esac
+{
+    echo '#include "emulate.h"'
+    cat "$src/fixtures/sweeps.cu"
+    for t in sweep8 sweep16; do
+        for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
+    done
+    cat <<'CPP'
+/* row sweeps: n lines of W floats; the original and the variant on the same
+ * inputs, blocks of 64 over n + 40 threads (some past the guard) */
+template <class K0, class K1>
+static int check_rows(const char *name, int n, K0 original, K1 variant)
+{
+    size_t len = (size_t)(n + 40) * W;
+    float *a = new float[len], *b0 = new float[len], *b1 = new float[len], *x0 = new float[len], *x1 = new float[len];
+    emu_fill(a, len, 41), emu_fill(b0, len, 42), emu_fill(x0, len, 43);
+    for (size_t i = 0; i < len; i++)
+        b0[i] = b0[i] * 0.25f + 2.0f; /* away from 0: a divisor */
+    memcpy(b1, b0, len * sizeof *b0), memcpy(x1, x0, len * sizeof *x0);
+    emu_dim3 grid = {(unsigned)(n + 40 + 63) / 64, 1, 1};
+    emu_launch(grid, {64, 1, 1}, [&] { original(n, a, b0, x0); });
+    emu_launch(grid, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
+    char what[96];
+    snprintf(what, sizeof what, "%s, n %d", name, n);
+    int bad = emu_same(what, x0, x1, len * sizeof *x0) | emu_same(what, b0, b1, len * sizeof *b0);
+    delete[] a, delete[] b0, delete[] b1, delete[] x0, delete[] x1;
+    return bad;
+}
+template <class K0, class K1>
+static int check_cols(const char *name, int n, int rows, K0 original, K1 variant)
+{
+    size_t len = (size_t)rows * n;
+    float *c = new float[len], *y0 = new float[len], *y1 = new float[len], *z0 = new float[len], *z1 = new float[len];
+    emu_fill(c, len, 51), emu_fill(y0, len, 52), emu_fill(z0, len, 53);
+    memcpy(y1, y0, len * sizeof *y0), memcpy(z1, z0, len * sizeof *z0);
+    emu_dim3 grid = {(unsigned)(n + 63) / 64 + 1, 1, 1};
+    emu_launch(grid, {64, 1, 1}, [&] { original(n, rows, c, y0, z0); });
+    emu_launch(grid, {64, 1, 1}, [&] { variant(n, rows, c, y1, z1); });
+    char what[96];
+    snprintf(what, sizeof what, "%s, %d columns of %d", name, n, rows);
+    int bad = emu_same(what, y0, y1, len * sizeof *y0) | emu_same(what, z0, z1, len * sizeof *z0);
+    delete[] c, delete[] y0, delete[] y1, delete[] z0, delete[] z1;
+    return bad;
+}
+int main()
+{
+    int bad = 0, runs = 0;
+    const int ns[] = {3, 8, 9, 17, 33, 64, 90, 96};
+    for (int n : ns) {
+        bad |= check_rows("row_sweep sweep8", n, row_sweep, row_sweep_sweep8);
+        bad |= check_rows("row_sweep sweep16", n, row_sweep, row_sweep_sweep16);
+        bad |= check_rows("back_sweep sweep8", n, back_sweep, back_sweep_sweep8);
+        bad |= check_rows("back_sweep sweep16", n, back_sweep, back_sweep_sweep16);
+        runs += 4;
+    }
+    const int rows[] = {2, 3, 10, 16, 17, 50};
+    for (int r : rows)
+        for (int n : {1, 70}) {
+            bad |= check_cols("col_sweep sweep8", n, r, col_sweep, col_sweep_sweep8);
+            bad |= check_cols("col_sweep sweep16", n, r, col_sweep, col_sweep_sweep16);
+            runs += 2;
+        }
+    printf("sweep: %d emulated runs\n", runs);
+    return bad;
+}
+CPP
+} >"$tmp/sweeps.cpp"
+if ! "$cxx" -std=c++17 -O1 -w -I"$src" -o "$tmp/sweeps" "$tmp/sweeps.cpp" 2>"$tmp/cc.log"; then
+    echo "FAIL: the emulation does not compile:"; head -n 30 "$tmp/cc.log"; exit 1
+fi
+"$tmp/sweeps" || fail=1
+exit $fail
