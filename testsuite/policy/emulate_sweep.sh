@@ -23,6 +23,11 @@ case $out in
 "refused: a read of a written array is no fixed number of steps from its write") echo "ok: stride_two refused" ;;
 *) echo "FAIL: stride_two: $out"; fail=1 ;;
 esac
+out=$("$tool" "$src/fixtures/sweeps.cu" calls_store sweep8 --distinct --shape 64,1,1 --flat-grid)
+case $out in
+"refused: the loop calls a function that may write memory") echo "ok: calls_store refused" ;;
+*) echo "FAIL: calls_store: $out"; fail=1 ;;
+esac
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
