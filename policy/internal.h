@@ -120,6 +120,9 @@ pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena
  * and "__" intrinsics, since a device function could read them); else the
  * first identifier that does */
 const char *pol_other_thread_identity(const tu_model *m, const kernel *k, size_t decls);
+/* 1 for CUDA's math library (float forms with a trailing 'f') and
+ * min/max/abs: calls with no effect but their value (thread_index.c) */
+int pol_math_call(const char *callee);
 /* NULL when the threads of k share nothing but memory: no shared memory,
  * warp intrinsic, asm, or call but to math functions, atomics and "__"
  * intrinsics (barriers are the caller's to check); else the first thing

@@ -50,18 +50,15 @@ static const char *const sharing[] = {
     "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
     "warpSize", "asm", NULL};
 
-/* callees that cannot read the thread's identity: CUDA's math library
- * (float forms with a trailing 'f'), min/max/abs, atomics and "__"
- * intrinsics (the warp ones are in `distinguishing`) */
-static int identity_free_call(const char *callee)
+int pol_math_call(const char *callee)
 {
     static const char *const math[] = {
         "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p",
         "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs",
         "fmin", "fmax", "fma", "floor", "ceil", "round", "trunc", "fmod", "erf", "erfc", "hypot",
-        "min", "max", "abs", "llabs", "labs", NULL};
-    if (strncmp(callee, "__", 2) == 0 || strncmp(callee, "atomic", 6) == 0)
-        return 1;
+        "copysign", "min", "max", "abs", "llabs", "labs", NULL};
+    if (!callee)
+        return 0;
     size_t n = strlen(callee);
     for (int i = 0; math[i]; i++) {
         size_t m = strlen(math[i]);
@@ -69,6 +66,14 @@ static int identity_free_call(const char *callee)
             return 1;
     }
     return 0;
+}
+
+/* callees that cannot read the thread's identity: the math functions,
+ * atomics and "__" intrinsics (the warp ones are in `distinguishing`) */
+static int identity_free_call(const char *callee)
+{
+    return strncmp(callee, "__", 2) == 0 || strncmp(callee, "atomic", 6) == 0 ||
+           pol_math_call(callee);
 }
 
 const char *pol_block_sharing(const tu_model *m, const kernel *k)

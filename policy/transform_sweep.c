@@ -229,27 +229,14 @@ static int plain_names(const tu_model *m, const kernel *k, const stage_plan *p, 
  * ahead) */
 static int pure_call(const char *callee)
 {
-    static const char *const math[] = {
-        "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p",
-        "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs",
-        "fmin", "fmax", "fma", "floor", "ceil", "round", "trunc", "fmod", "erf", "erfc", "hypot",
-        "copysign", "min", "max", "abs", NULL};
     static const char *const intrinsics[] = {
         "__fdividef", "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf", "__cosf",
         "__tanf", "__powf", "__saturatef", "__fsqrt_rn", "__frcp_rn", "__fmul_rn", "__fadd_rn",
         "__fsub_rn", "__fmaf_rn", "__fdiv_rn", "__ldg", NULL};
-    if (!callee)
-        return 0;
-    for (int i = 0; intrinsics[i]; i++)
+    for (int i = 0; callee && intrinsics[i]; i++)
         if (strcmp(callee, intrinsics[i]) == 0)
             return 1;
-    size_t n = strlen(callee);
-    for (int i = 0; math[i]; i++) {
-        size_t m = strlen(math[i]);
-        if (strncmp(callee, math[i], m) == 0 && (n == m || (n == m + 1 && callee[m] == 'f')))
-            return 1;
-    }
-    return 0;
+    return pol_math_call(callee);
 }
 
 /* ---- the plan ------------------------------------------------------------------ */
