@@ -9,7 +9,10 @@ program's run) and tune's, seconds to the last kernel's first verdict (and
 how long its judge waited for the GPU's lock: other programs' timings when
 several run at once),
 best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
-of the alternating runs) and the self-checks."""
+of the alternating runs; '+' when every wrapped run was slower than every
+plain one, '-' when every one was faster, '~' when they overlap: with two
+runs each, chance alone gives '+' or '-' one time in three, so judge
+"slower" on BENCH_RUNS=4 or more) and the self-checks."""
 import json
 import os
 import re
@@ -88,7 +91,7 @@ def runs(path):
 
 out = sys.argv[1]
 print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} {'cap_run':>7} "
-      f"{'first_s':>7} {'wait_s':>6} {'tune_s':>6} {'e2e':>6}  {'checks':<22} best speedup per kernel")
+      f"{'first_s':>7} {'wait_s':>6} {'tune_s':>6} {'e2e':>7}  {'checks':<22} best speedup per kernel")
 tot_l = tot_c = tot_j = 0
 for name in sorted(os.listdir(out)):
     d = os.path.join(out, name)
@@ -114,6 +117,11 @@ for name in sorted(os.listdir(out)):
     e2e = "-"
     if r["plain"] and r["wrapped"]:
         e2e = f"{statistics.median(r['wrapped']) / statistics.median(r['plain']):.3f}"
+        # slower ('+') or faster ('-') only when no run of one build is as
+        # fast (slow) as any of the other's: short programs move 5-15%
+        # from run to run ('~': the runs overlap)
+        e2e += ("+" if min(r["wrapped"]) > max(r["plain"]) else
+                "-" if max(r["wrapped"]) < min(r["plain"]) else "~")
     checks = ",".join(f"{w}:{'/'.join(sorted(set(v)))}" for w, v in sorted(r["checks"].items()))
     best = " ".join(f"{k['kernel']}={k['speedup']:.2f}x" for k in kernels
                     if isinstance(k.get("speedup"), (int, float)) and k.get("speedup", 0) > 0)
@@ -131,7 +139,7 @@ for name in sorted(os.listdir(out)):
           f"{fmt(tj.get('capture_run_seconds'), '{:.1f}'):>7} "
           f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(wait, '{:.1f}'):>6} "
           f"{fmt(r['tune_s'], '{:.0f}'):>6} "
-          f"{e2e:>6}  {checks:<22} {best}")
+          f"{e2e:>7}  {checks:<22} {best}")
 if tot_l:
     print(f"user kernels launched {tot_l}; captured {tot_c} ({100 * tot_c / tot_l:.0f}%); "
           f"kernels judged {tot_j} ({100 * tot_j / tot_l:.0f}%)")

@@ -217,13 +217,15 @@ pass)
     # proposals a kernel in one round, default 8); then the whole
     # development set, PASS_DEVSET_LANES programs at a time (default 3; no
     # program started after PASS_DEVSET_S seconds, default 360, none running
-    # after 150 more), budget 30 s, each judge's runs timed (judge-runs.log)
+    # after 150 more), budget 30 s, each judge's runs timed (judge-runs.log),
+    # PASS_DEVSET_RUNS runs of each build (default 4: "slower" beyond noise)
     startup
     S=$(date +%s)
     BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-540})) \
         sh testsuite/device/run.sh tune -- --kernel-evals ${PASS_EVALS:-8} --per-round ${PASS_EVALS:-8}
     S=$(date +%s)
-    DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=${PASS_DEVSET_LANES:-3} BENCH_BUDGET=30 BENCH_RUNS=2 \
+    DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=${PASS_DEVSET_LANES:-3} BENCH_BUDGET=30 \
+        BENCH_RUNS=${PASS_DEVSET_RUNS:-4} \
         BENCH_DEADLINE=$((S + ${PASS_DEVSET_S:-360})) BENCH_END=$((S + ${PASS_DEVSET_S:-360} + 150)) \
         sh testsuite/device/run.sh devset
     ;;
