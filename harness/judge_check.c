@@ -121,16 +121,15 @@ static int check_reference(judgement *j, const hn_capture *c, int ci, const char
 static int prepare_input_set(judgement *j, input_set *s, const int *pure, const char *ref)
 {
     const hn_judge_request *rq = j->rq;
+    /* a capture of integers alone: its perturbed inputs are the captured
+     * ones, and so are the original's outputs (no second run) */
+    int perturbed = s->seed > 0 && judge_edit_changes_any(rq, s->c, INPUTS_PERTURB, NULL);
     s->in = judge_make_dir(rq, &j->a, "in%d-%d", s->ci, s->seed);
-    s->want = s->seed == 0 ? ref : judge_make_dir(rq, &j->a, "want%d-%d", s->ci, s->seed);
+    s->want = perturbed ? judge_make_dir(rq, &j->a, "want%d-%d", s->ci, s->seed) : ref;
     if (!s->in || !s->want ||
         judge_edit_inputs(rq, s->c, s->c->dir, s->in, INPUTS_COPY, 0, NULL, j->err) != 0)
         return -1;
-    /* a capture of integers alone: its perturbed inputs are the captured
-     * ones, and so are the original's outputs (no second run) */
-    if (s->seed > 0 && !judge_edit_changes_any(rq, s->c, INPUTS_PERTURB, NULL))
-        s->want = ref;
-    else if (s->seed > 0) {
+    if (perturbed) {
         if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_PERTURB,
                               (uint64_t)s->seed * 1000003u + (uint64_t)s->ci, NULL, j->err) != 0)
             return -1;

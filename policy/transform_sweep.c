@@ -256,6 +256,16 @@ typedef struct sweep_plan {
     size_t n;
 } sweep_plan;
 
+/* the assignment whose target is the write subscript at body node w */
+static const body_node *assignment_of(const kernel *k, size_t w)
+{
+    for (size_t i = 0; i < k->body.len; i++)
+        if (k->body.items[i].kind == BODY_ASSIGN &&
+            k->body.items[i].target.begin == k->body.items[w].range.begin)
+            return &k->body.items[i];
+    return NULL;
+}
+
 static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep_plan *s, arena *a,
                    const char **why)
 {
@@ -376,18 +386,10 @@ static int analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep
             r->distance = d;
             /* the same step's element, read after the statement that wrote
              * it (a read in that statement's value comes before the store) */
-            const body_node *rn = &k->body.items[r->node];
-            size_t stored = k->body.items[w->node].range.end;
-            for (size_t a_ = 0; a_ < k->body.len; a_++)
-                if (k->body.items[a_].kind == BODY_ASSIGN &&
-                    k->body.items[a_].target.begin == k->body.items[w->node].range.begin)
-                    stored = k->body.items[a_].range.end;
-            r->forwarded_now = d == 0 && rn->range.begin >= stored;
+            const body_node *as = assignment_of(k, w->node);
+            size_t stored = as ? as->range.end : k->body.items[w->node].range.end;
+            r->forwarded_now = d == 0 && k->body.items[r->node].range.begin >= stored;
         }
-    }
-    if (!f->pointers_distinct || !pol_launch_sites_distinct(m, k)) {
-        *why = "the pointers are not shown distinct";
-        return 1;
     }
     return 0;
 }
@@ -400,7 +402,7 @@ typedef struct replacement {
 } replacement;
 
 /* the loop body with reads replaced and the stored values kept */
-static const char *render_step(const tu_model *m, const kernel *k, const sweep_plan *s, arena *a)
+static const char *render_step(const kernel *k, const sweep_plan *s, arena *a)
 {
     const stage_plan *p = &s->p;
     replacement r[2 * max_accesses];
@@ -419,10 +421,8 @@ static const char *render_step(const tu_model *m, const kernel *k, const sweep_p
             continue;
         }
         /* "W[i] = E" becomes "W[i] = cl1_wN[cl1_s] = E": the value kept */
-        for (size_t j = 0; j < k->body.len; j++) {
-            const body_node *as = &k->body.items[j];
-            if (as->kind != BODY_ASSIGN || as->target.begin != b->range.begin)
-                continue;
+        const body_node *as = assignment_of(k, x->node);
+        if (as) {
             size_t eq = as->target.end;
             while (eq < p->len && p->text[eq] != '=')
                 eq++;
@@ -447,7 +447,6 @@ static const char *render_step(const tu_model *m, const kernel *k, const sweep_p
     sb_append(&sb, p->text + at, p->body_end - at);
     const char *out = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
-    (void)m;
     return out;
 }
 
@@ -497,7 +496,7 @@ int pol_transform_sweep(const tu_model *m, const kernel *k, const pol_facts *f, 
     /* the T steps, in order, their stores in place */
     sb_printf(&sb, "\t\t#pragma unroll\n\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", steps);
     sb_printf(&sb, "\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\tif (%s < (%s))\n\t\t\t%s\n", vt, v, v, p->upper,
-              render_step(m, k, &s, a));
+              render_step(k, &s, a));
     sb_puts(&sb, "\t\t}\n\t}\n");
     stage_replace_guard(k, p, sb_str(&sb), NULL, a, out);
     sb_free(&sb);
