@@ -47,7 +47,17 @@ ONE_FACTOR(tile_dot)
 ONE_FACTOR(tile_pairs)
 ONE_FACTOR(wide_rows)
 ONE_FACTOR(launch_bounds)
-ONE_FACTOR(sweep)
+
+/* sweep on spread's grid: a thread's walk issues T steps' loads at once,
+ * and its warp has an SM of its own (spread), since the few threads of such
+ * kernels (adi: 1024) otherwise share a few SMs' load units; y = 1 */
+static int run_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y, arena *a,
+                     pol_edit_vec *out, const char **why)
+{
+    if (y && pol_transform_spread(m, k, f, a, out, why))
+        return 1;
+    return pol_transform_sweep(m, k, f, x, a, out, why);
+}
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                       arena *a, pol_edit_vec *out, const char **why)
@@ -121,6 +131,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"col_split4", "col_split", LOOP, TALLER, run_col_split, 4, 0},
     {"sweep8", "sweep", LOOP, 0, run_sweep, 8, 0},
     {"sweep16", "sweep", LOOP, 0, run_sweep, 16, 0},
+    {"sweep8_spread", "sweep", LOOP, TALLER, run_sweep, 8, 1},
+    {"sweep16_spread", "sweep", LOOP, TALLER, run_sweep, 16, 1},
 };
 
 size_t pol_transform_count(void)

@@ -277,6 +277,20 @@ pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena
     return pol_launch_marker(m, k, &r, a);
 }
 
+void pol_taller_block_ids(const tu_model *m, const kernel *k, int factor, strbuf *sb, const char **bx,
+                          const char **by)
+{
+    *bx = "blockIdx.x", *by = "blockIdx.y";
+    if (factor < 2 || pol_other_thread_identity(m, k, 1))
+        return;
+    sb_printf(sb,
+              "\tconst long long cl1_lin = gridDim.y == %d ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;\n"
+              "\tconst int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / %d) : (int)blockIdx.x;\n"
+              "\tconst int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin %% %d) : (int)blockIdx.y;\n",
+              factor, factor, factor);
+    *bx = "cl1_bx", *by = "cl1_by";
+}
+
 size_t pol_assignments(const tu_model *m, const kernel *k, const char *name, arena *a)
 {
     size_t n = 0;

@@ -223,13 +223,15 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
     stage_open_shape_guard(&sb, f);
     for (size_t c = 0; c < p.n_accs; c++)
         sb_printf(&sb, "\t__shared__ %s cl1_part%zu[%d][%d];\n", p.accs[c].type, c, phases, width);
+    const char *bx, *by;
+    pol_taller_block_ids(m, k, slices, &sb, &bx, &by);
     sb_printf(&sb,
               "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n"
               "\tconst int cl1_c = cl1_t %% %d, cl1_r = cl1_t / %d;\n"
-              "\tfor (int cl1_s = (int)blockIdx.y; cl1_s < %d; cl1_s += (int)gridDim.y) {\n"
-              "\t\tconst int %s = blockIdx.x * %d + cl1_s * %d + cl1_c;\n"
+              "\tfor (int cl1_s = (int)%s; cl1_s < %d; cl1_s += (int)gridDim.y) {\n"
+              "\t\tconst int %s = %s * %d + cl1_s * %d + cl1_c;\n"
               "\t\tconst bool cl1_in = (%s);\n",
-              f->block[0], f->block[1], width, width, slices, p.thread_var[0], x, width, p.cond);
+              f->block[0], f->block[1], width, width, by, slices, p.thread_var[0], bx, x, width, p.cond);
     if (pre_decls.len)
         sb_printf(&sb, "\t\t%s\n", sb_str(&pre_decls) + 1);
     if (pre.len)

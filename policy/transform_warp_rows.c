@@ -454,11 +454,12 @@ int pol_transform_wide_rows(const tu_model *m, const kernel *k, const pol_facts 
     const char *decl = p.var_type ? arena_printf(a, "%s ", p.var_type) : "";
     strbuf sb;
     sb_init(&sb);
-    const char *tid = open_warped_block(&sb, f);
-    sb_printf(&sb, "\tfor (int cl1_r = (int)(blockIdx.y * %d + %s / 32); cl1_r < %d; "
+    const char *tid = open_warped_block(&sb, f), *bx, *by;
+    pol_taller_block_ids(m, k, factor, &sb, &bx, &by);
+    sb_printf(&sb, "\tfor (int cl1_r = (int)(%s * %d + %s / 32); cl1_r < %d; "
                    "cl1_r += (int)(gridDim.y * %d)) {\n"
-                   "\t\tconst int %s = blockIdx.x * %d + cl1_r;\n",
-              warps, tid, f->block[0], warps, p.thread_var[0], f->block[0]);
+                   "\t\tconst int %s = %s * %d + cl1_r;\n",
+              by, warps, tid, f->block[0], warps, p.thread_var[0], bx, f->block[0]);
     render_one_row(&sb, &p, body, decls, sb_str(&pre), sb_str(&post), decl, vec ? &rv : NULL, a);
     sb_puts(&sb, "\t}\n");
     stage_replace_guard(k, &p, sb_str(&sb), "blockIdx.y == 0", a, out);

@@ -24,6 +24,8 @@
 #                      (testsuite/bench/cuda_startup.cu)
 #   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
 #                      against tile_dot32/64/128, checked, ms and TFLOP/s)
+#   sums               testsuite/bench/sums_check.cu (column and row sums: the
+#                      catalogue's variants and other shapes, GB/s against a copy)
 #   pass               startup, tune on every PolyBench program, then the
 #                      whole development set: one pass, for
 #                      'bg start "sh testsuite/device/run.sh pass"'
@@ -129,6 +131,13 @@ startup() {
     grep -v '^alone\|^held' "$OUT/startup.log" | tail -n 2 >>"$summary"
 }
 
+# column and row sums against the copy bandwidth (testsuite/bench/sums_check.cu)
+sums() {
+    nvcc -O3 -arch=sm_90 -o /tmp/sums_check testsuite/bench/sums_check.cu >"$OUT/sums.log" 2>&1 &&
+        timeout 120 /tmp/sums_check >>"$OUT/sums.log" 2>&1
+    status "sums_check" "exit $?"
+    grep -v 'warning\|declared but\|^ *\^\|Remark\|^$' "$OUT/sums.log" | tail -n 40 >>"$summary"
+}
 tiledot() {
     nvcc -O3 -arch=sm_90 -o /tmp/tile_dot_check testsuite/bench/tile_dot_check.cu >"$OUT/tiledot.log" 2>&1 &&
         timeout 120 /tmp/tile_dot_check 2048 >>"$OUT/tiledot.log" 2>&1
@@ -207,6 +216,9 @@ order)
 tiledot)
     tiledot
     ;;
+sums)
+    sums
+    ;;
 startup)
     startup
     ;;
@@ -218,7 +230,8 @@ pass)
     # development set, PASS_DEVSET_LANES programs at a time (default 3; no
     # program started after PASS_DEVSET_S seconds, default 360, none running
     # after 150 more), budget 30 s, each judge's runs timed (judge-runs.log),
-    # PASS_DEVSET_RUNS runs of each build (default 4: "slower" beyond noise)
+    # PASS_DEVSET_RUNS runs of each build (default 4: "slower" beyond noise);
+    # then the judge's GPU suite (PASS_NO_JUDGE=1: not)
     startup
     S=$(date +%s)
     BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-540})) \
@@ -228,6 +241,12 @@ pass)
         BENCH_RUNS=${PASS_DEVSET_RUNS:-4} \
         BENCH_DEADLINE=$((S + ${PASS_DEVSET_S:-360})) BENCH_END=$((S + ${PASS_DEVSET_S:-360} + 150)) \
         sh testsuite/device/run.sh devset
+    # then the judge's GPU suite on this build, unless PASS_NO_JUDGE is set
+    if [ -z "${PASS_NO_JUDGE:-}" ]; then
+        timeout "${PASS_JUDGE_S:-300}" sh testsuite/judge/gpu_judge.sh "$cl1cc" >"$OUT/judge.log" 2>&1
+        status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
+        grep '^FAIL' "$OUT/judge.log" >>"$summary"
+    fi
     ;;
 kernels)
     # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
@@ -269,6 +288,13 @@ bg)
         rm -rf /tmp/bg && mkdir -p /tmp/bg/out
         OUT=/tmp/bg/out setsid sh -c "$1; echo \$? >/tmp/bg/done" >/tmp/bg/job.log 2>&1 </dev/null &
     fi
+    # at most 8 files come back: the archives and the summary as they are,
+    # every log in logs.tgz
+    bg_collect() {
+        cp /tmp/bg/out/*.tgz /tmp/bg/out/summary.txt "$OUT"/ 2>/dev/null
+        cp /tmp/bg/job.log /tmp/bg/out/bg_job.log 2>/dev/null
+        (cd /tmp/bg/out && tar czf "$OUT/logs.tgz" $(ls *.log *.txt 2>/dev/null)) 2>/dev/null
+    }
     end=$(( $(date +%s) + ${BG_WAIT:-560} ))
     # what the job has written so far, every 30 s: a call cut short by the
     # machine's end still brings back what was done (partial.tgz: the tune
@@ -278,14 +304,13 @@ bg)
         sleep 5
         n=$((n + 1))
         if [ $((n % 6)) -eq 0 ]; then
-            cp /tmp/bg/out/* "$OUT"/ 2>/dev/null
+            bg_collect
             (cd /tmp && tar czf "$OUT/partial.tgz.new" --exclude=captures --exclude='*.db' \
                 $(ls -d tune-out* devset-out* 2>/dev/null) 2>/dev/null) &&
                 mv "$OUT/partial.tgz.new" "$OUT/partial.tgz"
         fi
     done
-    cp /tmp/bg/out/* "$OUT"/ 2>/dev/null
-    cp /tmp/bg/job.log "$OUT/bg_job.log" 2>/dev/null
+    bg_collect
     if [ -f /tmp/bg/done ]; then
         echo "bg: done (exit $(cat /tmp/bg/done))"
     else

@@ -1,5 +1,6 @@
 #!/bin/sh
-# emulate_sweep.sh POL_TOOL SRC_DIR: the sweep8 and sweep16 variants of
+# emulate_sweep.sh POL_TOOL SRC_DIR: the sweep8 and sweep16 variants (and
+# sweep8_spread, sweep16_spread on grids 1 to 3 high) of
 # fixtures/sweeps.cu (adi's forward and backward row sweeps, a column walk
 # reading two steps back and the same step's store) give the original's
 # bits, element for element, on lines whose length the steps divide and do
@@ -31,14 +32,14 @@ esac
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
-    for t in sweep8 sweep16; do
+    for t in sweep8 sweep16 sweep8_spread sweep16_spread; do
         for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
     done
     cat <<'CPP'
 /* row sweeps: n lines of W floats; the original and the variant on the same
  * inputs, blocks of 64 over n + 40 threads (some past the guard) */
 template <class K0, class K1>
-static int check_rows(const char *name, int n, K0 original, K1 variant)
+static int check_rows(const char *name, int n, K0 original, K1 variant, unsigned height = 1)
 {
     size_t len = (size_t)(n + 40) * W;
     float *a = new float[len], *b0 = new float[len], *b1 = new float[len], *x0 = new float[len], *x1 = new float[len];
@@ -48,15 +49,15 @@ static int check_rows(const char *name, int n, K0 original, K1 variant)
     memcpy(b1, b0, len * sizeof *b0), memcpy(x1, x0, len * sizeof *x0);
     emu_dim3 grid = {(unsigned)(n + 40 + 63) / 64, 1, 1};
     emu_launch(grid, {64, 1, 1}, [&] { original(n, a, b0, x0); });
-    emu_launch(grid, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
+    emu_launch({grid.x, height, 1}, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
     char what[96];
-    snprintf(what, sizeof what, "%s, n %d", name, n);
+    snprintf(what, sizeof what, "%s, n %d, grid %u high", name, n, height);
     int bad = emu_same(what, x0, x1, len * sizeof *x0) | emu_same(what, b0, b1, len * sizeof *b0);
     delete[] a, delete[] b0, delete[] b1, delete[] x0, delete[] x1;
     return bad;
 }
 template <class K0, class K1>
-static int check_cols(const char *name, int n, int rows, K0 original, K1 variant)
+static int check_cols(const char *name, int n, int rows, K0 original, K1 variant, unsigned height = 1)
 {
     size_t len = (size_t)rows * n;
     float *c = new float[len], *y0 = new float[len], *y1 = new float[len], *z0 = new float[len], *z1 = new float[len];
@@ -64,9 +65,9 @@ static int check_cols(const char *name, int n, int rows, K0 original, K1 variant
     memcpy(y1, y0, len * sizeof *y0), memcpy(z1, z0, len * sizeof *z0);
     emu_dim3 grid = {(unsigned)(n + 63) / 64 + 1, 1, 1};
     emu_launch(grid, {64, 1, 1}, [&] { original(n, rows, c, y0, z0); });
-    emu_launch(grid, {64, 1, 1}, [&] { variant(n, rows, c, y1, z1); });
+    emu_launch({grid.x, height, 1}, {64, 1, 1}, [&] { variant(n, rows, c, y1, z1); });
     char what[96];
-    snprintf(what, sizeof what, "%s, %d columns of %d", name, n, rows);
+    snprintf(what, sizeof what, "%s, %d columns of %d, grid %u high", name, n, rows, height);
     int bad = emu_same(what, y0, y1, len * sizeof *y0) | emu_same(what, z0, z1, len * sizeof *z0);
     delete[] c, delete[] y0, delete[] y1, delete[] z0, delete[] z1;
     return bad;
@@ -81,6 +82,12 @@ int main()
         bad |= check_rows("back_sweep sweep8", n, back_sweep, back_sweep_sweep8);
         bad |= check_rows("back_sweep sweep16", n, back_sweep, back_sweep_sweep16);
         runs += 4;
+        /* on spread's grid (2 high for blocks of 64) and on others */
+        for (unsigned h : {1u, 2u, 3u}) {
+            bad |= check_rows("row_sweep sweep8_spread", n, row_sweep, row_sweep_sweep8_spread, h);
+            bad |= check_rows("back_sweep sweep16_spread", n, back_sweep, back_sweep_sweep16_spread, h);
+            runs += 2;
+        }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};
     for (int r : rows)
@@ -88,6 +95,10 @@ int main()
             bad |= check_cols("col_sweep sweep8", n, r, col_sweep, col_sweep_sweep8);
             bad |= check_cols("col_sweep sweep16", n, r, col_sweep, col_sweep_sweep16);
             runs += 2;
+            for (unsigned h : {1u, 2u, 3u}) {
+                bad |= check_cols("col_sweep sweep16_spread", n, r, col_sweep, col_sweep_sweep16_spread, h);
+                runs++;
+            }
         }
     printf("sweep: %d emulated runs\n", runs);
     return bad;

@@ -4,10 +4,13 @@ __global__ void col_std(int n, double *mean, double *std, double *data)
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
     	__shared__ double cl1_part0[8][32];
+    	const long long cl1_lin = gridDim.y == 8 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 8) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 8) : (int)blockIdx.y;
     	const int cl1_t = threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z);
     	const int cl1_c = cl1_t % 32, cl1_r = cl1_t / 32;
-    	for (int cl1_s = (int)blockIdx.y; cl1_s < 8; cl1_s += (int)gridDim.y) {
-    		const int j = blockIdx.x * 256 + cl1_s * 32 + cl1_c;
+    	for (int cl1_s = (int)cl1_by; cl1_s < 8; cl1_s += (int)gridDim.y) {
+    		const int j = cl1_bx * 256 + cl1_s * 32 + cl1_c;
     		const bool cl1_in = (j < M);
     		if (cl1_in && cl1_r == 0) { std[j] = 0.0; }
     		__syncthreads();

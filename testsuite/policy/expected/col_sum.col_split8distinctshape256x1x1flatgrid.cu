@@ -5,10 +5,13 @@ __global__ void col_sum(int n, float *A, float *tmp, float *y)
 
     if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
     	__shared__ float cl1_part0[32][8];
+    	const long long cl1_lin = gridDim.y == 32 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 32) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 32) : (int)blockIdx.y;
     	const int cl1_t = threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z);
     	const int cl1_c = cl1_t % 8, cl1_r = cl1_t / 8;
-    	for (int cl1_s = (int)blockIdx.y; cl1_s < 32; cl1_s += (int)gridDim.y) {
-    		const int j = blockIdx.x * 256 + cl1_s * 8 + cl1_c;
+    	for (int cl1_s = (int)cl1_by; cl1_s < 32; cl1_s += (int)gridDim.y) {
+    		const int j = cl1_bx * 256 + cl1_s * 8 + cl1_c;
     		const bool cl1_in = (j < M);
     		int i;
     		if (cl1_in && cl1_r == 0) { y[j] = 0; }

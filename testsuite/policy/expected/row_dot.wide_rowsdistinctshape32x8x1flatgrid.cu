@@ -6,8 +6,11 @@ __global__ void row_dot(int n, float *A, float *x, float *out)
     if (blockDim.x == 32 && blockDim.y == 8 && blockDim.z == 1) {
     	const int cl1_t = threadIdx.x + 32 * (threadIdx.y + 8 * threadIdx.z);
     	const int cl1_lane = cl1_t % 32;
-    	for (int cl1_r = (int)(blockIdx.y * 8 + cl1_t / 32); cl1_r < 32; cl1_r += (int)(gridDim.y * 8)) {
-    		const int i = blockIdx.x * 32 + cl1_r;
+    	const long long cl1_lin = gridDim.y == 4 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 4) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 4) : (int)blockIdx.y;
+    	for (int cl1_r = (int)(cl1_by * 8 + cl1_t / 32); cl1_r < 32; cl1_r += (int)(gridDim.y * 8)) {
+    		const int i = cl1_bx * 32 + cl1_r;
     		if (i < N) {
     			int j;
     			if (cl1_lane == 0) { out[i] = 0; }

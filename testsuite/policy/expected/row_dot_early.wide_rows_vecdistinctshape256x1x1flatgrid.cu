@@ -4,8 +4,11 @@ __global__ void row_dot_early(int rows, int n, const float *A, const float *x, f
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1) {
     	const int cl1_lane = threadIdx.x % 32;
-    	for (int cl1_r = (int)(blockIdx.y * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
-    		const int i = blockIdx.x * 256 + cl1_r;
+    	const long long cl1_lin = gridDim.y == 32 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 32) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 32) : (int)blockIdx.y;
+    	for (int cl1_r = (int)(cl1_by * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
+    		const int i = cl1_bx * 256 + cl1_r;
     		if (!(i >= rows) && !(n < 0)) {
     			if (cl1_lane == 0) { out[i] = 0; }
     			__syncwarp();

@@ -5,10 +5,13 @@ __global__ void two_cols(int n, const float *__restrict__ A, const float *__rest
     if (blockDim.x == 64 && blockDim.y == 1 && blockDim.z == 1) {
     	__shared__ float cl1_part0[2][32];
     	__shared__ float cl1_part1[2][32];
+    	const long long cl1_lin = gridDim.y == 2 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 2) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 2) : (int)blockIdx.y;
     	const int cl1_t = threadIdx.x + 64 * (threadIdx.y + 1 * threadIdx.z);
     	const int cl1_c = cl1_t % 32, cl1_r = cl1_t / 32;
-    	for (int cl1_s = (int)blockIdx.y; cl1_s < 2; cl1_s += (int)gridDim.y) {
-    		const int j = blockIdx.x * 64 + cl1_s * 32 + cl1_c;
+    	for (int cl1_s = (int)cl1_by; cl1_s < 2; cl1_s += (int)gridDim.y) {
+    		const int j = cl1_bx * 64 + cl1_s * 32 + cl1_c;
     		const bool cl1_in = (j < M && j >= 3);
     		float cl1_acc0 = 0;
     		float cl1_acc1 = 0;

@@ -5,8 +5,11 @@ __global__ void two_rows(float alpha, float beta, const double *__restrict__ A, 
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (blockDim.x == 128 && blockDim.y == 1 && blockDim.z == 1) {
     	const int cl1_lane = threadIdx.x % 32;
-    	for (int cl1_r = (int)(blockIdx.y * 4 + threadIdx.x / 32); cl1_r < 128; cl1_r += (int)(gridDim.y * 4)) {
-    		const int i = blockIdx.x * 128 + cl1_r;
+    	const long long cl1_lin = gridDim.y == 32 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
+    	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 32) : (int)blockIdx.x;
+    	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 32) : (int)blockIdx.y;
+    	for (int cl1_r = (int)(cl1_by * 4 + threadIdx.x / 32); cl1_r < 128; cl1_r += (int)(gridDim.y * 4)) {
+    		const int i = cl1_bx * 128 + cl1_r;
     		if (i < N) {
     			double cl1_acc0 = 0;
     			double cl1_acc1 = 0;
