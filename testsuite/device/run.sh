@@ -226,7 +226,8 @@ pass)
     # one pass (docs/BENCHMARKS.md), meant for 'bg start': the CUDA start
     # of a process; every PolyBench program through tune, 6 at a time (no
     # program started after PASS_TUNE_S seconds, default 540; PASS_EVALS
-    # proposals a kernel in one round, default 8); then the whole
+    # proposals a kernel in one round, default 8; PASS_PROGRAMS: only those
+    # programs); then the whole
     # development set, PASS_DEVSET_LANES programs at a time (default 3; no
     # program started after PASS_DEVSET_S seconds, default 360, none running
     # after 150 more), budget 30 s, each judge's runs timed (judge-runs.log),
@@ -235,7 +236,7 @@ pass)
     startup
     S=$(date +%s)
     BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-540})) \
-        sh testsuite/device/run.sh tune -- --kernel-evals ${PASS_EVALS:-8} --per-round ${PASS_EVALS:-8}
+        sh testsuite/device/run.sh tune ${PASS_PROGRAMS:-} -- --kernel-evals ${PASS_EVALS:-8} --per-round ${PASS_EVALS:-8}
     S=$(date +%s)
     DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=${PASS_DEVSET_LANES:-3} BENCH_BUDGET=30 \
         BENCH_RUNS=${PASS_DEVSET_RUNS:-4} \
