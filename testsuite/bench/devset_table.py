@@ -7,7 +7,9 @@ kernel a verdict on variants: a template kernel's verdict covers every
 instantiation its captures ran), the capture's seconds (all, and of them the instrumented
 program's run) and tune's, seconds to the last kernel's first verdict (and
 how long its judge waited for the GPU's lock: other programs' timings when
-several run at once),
+several run at once; net_s: each judged kernel's first verdict less its own
+wait, the latest; a judge that gave up, on a nondeterministic original,
+gives no verdict),
 best speedup per kernel, the end-to-end time ratio (wrapped / plain, medians
 of the alternating runs; '+' when every wrapped run was slower than every
 plain one, '-' when every one was faster, '~' when they overlap: with two
@@ -91,7 +93,7 @@ def runs(path):
 
 out = sys.argv[1]
 print(f"{'program':<20} {'launched':>8} {'lib':>4} {'captured':>8} {'judged':>6} {'cap_s':>6} {'cap_run':>7} "
-      f"{'first_s':>7} {'wait_s':>6} {'tune_s':>6} {'e2e':>7}  {'checks':<22} best speedup per kernel")
+      f"{'first_s':>7} {'wait_s':>6} {'net_s':>6} {'tune_s':>6} {'e2e':>7}  {'checks':<22} best speedup per kernel")
 tot_l = tot_c = tot_j = 0
 for name in sorted(os.listdir(out)):
     d = os.path.join(out, name)
@@ -107,13 +109,18 @@ for name in sorted(os.listdir(out)):
     judged = [k for k in kernels if k.get("variants_tried", 0) > 0]
     r = runs(os.path.join(d, "runs.tsv"))
     cap_s = tj.get("capture_seconds")
-    firsts = [k["first_verdict_seconds"] for k in kernels
-              if isinstance(k.get("first_verdict_seconds"), (int, float))]
+    # first verdicts: of kernels with one (improved, no_gain), not the time
+    # at which a judge gave up (a nondeterministic original's error)
+    verdicts = [k for k in kernels if k.get("status") in ("improved", "no_gain")
+                and isinstance(k.get("first_verdict_seconds"), (int, float))]
+    firsts = [k["first_verdict_seconds"] for k in verdicts]
     # of the last first verdict, the seconds its judge waited for the GPU's
-    # lock (other programs' timings, with DEVSET_LANES)
-    last = max((k for k in kernels if isinstance(k.get("first_verdict_seconds"), (int, float))),
-               key=lambda k: k["first_verdict_seconds"], default=None)
+    # lock (other programs' timings, with DEVSET_LANES); net: each kernel's
+    # first verdict less its own wait, the latest of those
+    last = max(verdicts, key=lambda k: k["first_verdict_seconds"], default=None)
     wait = (last or {}).get("judge_seconds", {}).get("lock_wait")
+    nets = [k["first_verdict_seconds"] - (k.get("judge_seconds") or {}).get("lock_wait", 0) for k in verdicts
+            if isinstance((k.get("judge_seconds") or {}).get("lock_wait", 0), (int, float))]
     e2e = "-"
     if r["plain"] and r["wrapped"]:
         e2e = f"{statistics.median(r['wrapped']) / statistics.median(r['plain']):.3f}"
@@ -138,6 +145,7 @@ for name in sorted(os.listdir(out)):
           f"{n_c:>8} {n_j:>6} {fmt(cap_s, '{:.1f}'):>6} "
           f"{fmt(tj.get('capture_run_seconds'), '{:.1f}'):>7} "
           f"{fmt(max(firsts) if firsts else None, '{:.1f}'):>7} {fmt(wait, '{:.1f}'):>6} "
+          f"{fmt(max(nets) if nets else None, '{:.1f}'):>6} "
           f"{fmt(r['tune_s'], '{:.0f}'):>6} "
           f"{e2e:>7}  {checks:<22} {best}")
 if tot_l:
