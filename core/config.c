@@ -35,6 +35,8 @@ const config_variable config_variables[] = {
     {"CL1CC_CAPTURE_DIR=DIR", "wrapper, program", "set by cl1cc capture: where captures go"},
     {"CL1CC_CAPTURE_LIMIT=N", "program",
      "set by cl1cc capture: launches captured per kernel (read by the instrumented program)"},
+    {"CL1CC_CAPTURE_ALONE=1", "capture, tune",
+     "the capture's run of the program takes the GPU's lock exclusive (benchmarks of several programs on one GPU: its time as if alone)"},
     {"CL1CC_CI_TUNER=PATH", "ci", "tests: the tuner cl1cc ci runs (default: cl1cc itself)"},
     {"CL1CC_TEST_FAULT=WHAT", "wrapper", "tests: make a step fail (\"tempfile\", \"parser-crash\", \"parser-crash-pch\")"},
 };
@@ -56,6 +58,7 @@ int config_disabled(void) { return on("CL1CC_DISABLE"); }
 int config_verbose(void) { return on("CL1CC_VERBOSE"); }
 int config_no_pch(void) { return on("CL1CC_NO_PCH"); }
 int config_no_gpu_keeper(void) { return on("CL1CC_NO_GPU_KEEPER"); }
+int config_capture_alone(void) { return on("CL1CC_CAPTURE_ALONE"); }
 const char *config_frontend(void) { return value("CL1CC_FRONTEND"); }
 
 const char *config_nvcc(void) { return value("CL1CC_NVCC"); }

@@ -27,6 +27,8 @@ int config_verbose(void);
 int config_no_pch(void);
 /* CL1CC_NO_GPU_KEEPER: tune's pool holds no CUDA context open on its GPUs */
 int config_no_gpu_keeper(void);
+/* CL1CC_CAPTURE_ALONE: the capture's run takes the GPU's lock exclusive */
+int config_capture_alone(void);
 
 /* the variable's value, or NULL when unset or empty */
 const char *config_nvcc(void);

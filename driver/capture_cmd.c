@@ -238,8 +238,10 @@ static int build_and_run(const capture_cli *c, const char *out_abs, const char *
     double built = proc_now_seconds();
     if (rc == 0) {
         /* the program uses the GPU as a judge's check does: it shares the
-         * GPU with other judges' checks, never runs through a timing */
-        int lock = hn_gpu_lock(HN_GPU_CHECK);
+         * GPU with other judges' checks, never runs through a timing;
+         * CL1CC_CAPTURE_ALONE: alone, so that its time is its own (a bench
+         * of several programs on one GPU) */
+        int lock = hn_gpu_lock(config_capture_alone() ? HN_GPU_TIME : HN_GPU_CHECK);
         t1 = proc_now_seconds();
         if (run_shell(c->run, cwd, env, err) != 0)
             rc = 1;

@@ -16,8 +16,9 @@
 # starts after it; BENCH_END (epoch seconds): every command's timeout ends
 # by then.  DEVSET_LANES=N: N programs at once, one GPU: every run on the
 # GPU takes its lock (CL1CC_GPU_LOCK, harness/gpu_lock.c) as the judges
-# do: the census and tune's capture shared, the alternating (timed) runs
-# exclusive, so no timing overlaps another program's GPU work.  With
+# do: the census shared, tune's capture and the alternating (timed) runs
+# exclusive (CL1CC_CAPTURE_ALONE), so no timing overlaps another program's
+# GPU work.  With
 # BENCH_GPUS=G (several GPUs) lane K runs on GPU (K-1) % G with that GPU's
 # lock (lanes.sh): one program per GPU at once, timed as if alone.
 set -u
@@ -35,6 +36,9 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     exit 77
 fi
 export CL1CC_GPU_LOCK=${CL1CC_GPU_LOCK:-/tmp/cl1cc-devset-gpu-$(id -u).lock}
+# tune's capture run alone on the GPU: its time is the program's own, not
+# its share of a GPU other lanes use
+export CL1CC_CAPTURE_ALONE=1
 # a timeout of at most SECONDS that ends by BENCH_END
 lim() {
     local t=$1 left
