@@ -20,6 +20,8 @@
 #include <functional>
 #include <vector>
 
+#include "bench_cuda.h"
+
 #include "../policy/fixtures/pairs.cu"
 #define covar covar_split_loop256
 #include "../policy/expected/covar.split_loop256distinctshape256x1x1flatgrid.cu"
@@ -35,45 +37,6 @@
 #define row_dot_n row_dot_n_wide_rows_vec
 #include "../policy/expected/row_dot_n.wide_rows_vecdistinctshape256x1x1flatgrid.cu"
 #undef row_dot_n
-
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-/* median ms of reps runs of f (after one warm-up) */
-template <class F> static float time_ms(F f, int reps)
-{
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    std::vector<float> ms;
-    f();
-    for (int r = 0; r < reps; r++) {
-        CHECK(cudaEventRecord(e0));
-        f();
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        float t;
-        CHECK(cudaEventElapsedTime(&t, e0, e1));
-        ms.push_back(t);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
-
-static std::vector<float> fetch(const float *d, size_t n)
-{
-    std::vector<float> h(n);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    return h;
-}
 
 /* bad elements (beyond tol * scale[e]) and bit-equal ones */
 static int compare(const char *name, const std::vector<float> &ref, const std::vector<float> &got,

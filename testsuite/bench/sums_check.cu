@@ -21,6 +21,8 @@
 #include <functional>
 #include <vector>
 
+#include "bench_cuda.h"
+
 __device__ int d_M; /* the goldens' column count, set before each run */
 #define M d_M
 #define col_sum col_sum_split32
@@ -32,15 +34,6 @@ __device__ int d_M; /* the goldens' column count, set before each run */
 #define row_dot_n row_dot_n_wide_rows_vec
 #include "../policy/expected/row_dot_n.wide_rows_vecdistinctshape256x1x1flatgrid.cu"
 #undef row_dot_n
-
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 /* the original: a thread a column */
 __global__ void col_naive(int n, int m, const float *A, const float *x, float *y)
@@ -157,35 +150,6 @@ __global__ void __launch_bounds__(256) row_warp_vec(int rows, int n, const float
         s += __shfl_down_sync(0xffffffffu, s, o);
     if (lane == 0)
         out[i] = s;
-}
-
-template <class F> static float time_ms(F f, int reps)
-{
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    std::vector<float> ms;
-    f();
-    for (int r = 0; r < reps; r++) {
-        CHECK(cudaEventRecord(e0));
-        f();
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        float t;
-        CHECK(cudaEventElapsedTime(&t, e0, e1));
-        ms.push_back(t);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
-
-static std::vector<float> fetch(const float *d, size_t n)
-{
-    std::vector<float> h(n);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    return h;
 }
 
 static int bad_count(const std::vector<float> &ref, const std::vector<float> &got, const std::vector<float> &scale)

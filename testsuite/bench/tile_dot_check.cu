@@ -24,14 +24,7 @@
 #include "../policy/expected/gemm.tile_dot128distinctshape32x8x1.cu"
 #undef gemm
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "bench_cuda.h"
 
 typedef void (*gemm_fn)(int, int, int, float, float, float *, float *, float *);
 
