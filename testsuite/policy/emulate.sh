@@ -11,10 +11,7 @@
 # emu_launch_synced's coroutines).
 set -u
 tool=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cxx=${CXX:-g++}
-command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+. "$(dirname "$0")/emulate_lib.sh"
 variant() { # FIXTURE KERNEL COMBO FLAGS...: the variant renamed KERNEL_variant
     fixture=$1 kernel=$2 combo=$3
     shift 3
@@ -840,9 +837,6 @@ CPP
 } >"$tmp/stencil.cpp"
 fail=0
 for t in spread interchange split regblock columns rows vectors reshape stencil; do
-    if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/$t" "$tmp/$t.cpp" 2>"$tmp/$t.err"; then
-        echo "FAIL: $t: the emulation does not compile:"; head -20 "$tmp/$t.err"; fail=1; continue
-    fi
-    "$tmp/$t" || fail=1
+    emu_run "$t" || fail=1
 done
 exit $fail

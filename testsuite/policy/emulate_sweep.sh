@@ -9,10 +9,7 @@
 # through emulate.h.
 set -u
 tool=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cxx=${CXX:-g++}
-command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+. "$(dirname "$0")/emulate_lib.sh"
 variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
     "$tool" "$src/fixtures/sweeps.cu" "$1" "$2" --distinct --shape 64,1,1 --flat-grid >"$tmp/v.cu" || exit 1
     if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $1 $2: $(cat "$tmp/v.cu")"; exit 1; fi
@@ -105,8 +102,5 @@ int main()
 }
 CPP
 } >"$tmp/sweeps.cpp"
-if ! "$cxx" -std=c++17 -O1 -w -I"$src" -o "$tmp/sweeps" "$tmp/sweeps.cpp" 2>"$tmp/cc.log"; then
-    echo "FAIL: the emulation does not compile:"; head -n 30 "$tmp/cc.log"; exit 1
-fi
-"$tmp/sweeps" || fail=1
+emu_run sweeps -O1 || fail=1
 exit $fail

@@ -10,10 +10,7 @@
 # through emulate.h (barriers and shared tiles by emu_launch_synced).
 set -u
 tool=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cxx=${CXX:-g++}
-command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+. "$(dirname "$0")/emulate_lib.sh"
 variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
     "$tool" "$src/fixtures/dots.cu" "$1" "$2" --distinct --shape 32,8,1 >"$tmp/v.cu" || exit 1
     if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $1 $2: $(cat "$tmp/v.cu")"; exit 1; fi
@@ -125,7 +122,4 @@ int main()
 }
 CPP
 } >"$tmp/tile_dot.cpp"
-if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/tile_dot" "$tmp/tile_dot.cpp" 2>"$tmp/err"; then
-    echo "FAIL: the emulation does not compile:"; head -20 "$tmp/err"; exit 1
-fi
-"$tmp/tile_dot"
+emu_run tile_dot

@@ -8,10 +8,7 @@
 # not made for (split_loop's path then); run on the CPU through emulate.h.
 set -u
 tool=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cxx=${CXX:-g++}
-command -v "$cxx" >/dev/null 2>&1 || { echo "FAIL: no C++ compiler ($cxx)"; exit 1; }
+. "$(dirname "$0")/emulate_lib.sh"
 variant() { # KERNEL: the variant renamed KERNEL_tiled
     "$tool" "$src/fixtures/pairs.cu" "$1" tile_pairs64 --distinct --shape 256,1,1 --flat-grid >"$tmp/v.cu" || exit 1
     if grep -q '^refused: ' "$tmp/v.cu"; then echo "FAIL: $1: $(cat "$tmp/v.cu")"; exit 1; fi
@@ -69,7 +66,4 @@ int main()
 }
 CPP
 } >"$tmp/tile_pairs.cpp"
-if ! "$cxx" -std=c++17 -O2 -w -I"$src" -o "$tmp/tile_pairs" "$tmp/tile_pairs.cpp" 2>"$tmp/err"; then
-    echo "FAIL: the emulation does not compile:"; head -20 "$tmp/err"; exit 1
-fi
-"$tmp/tile_pairs"
+emu_run tile_pairs
