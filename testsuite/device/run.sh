@@ -111,7 +111,6 @@ patterns() {
     status "gpu_patterns" "exit $? ($(tail -n 1 "$OUT/patterns.log"))"
     python3 testsuite/bench/tune_table.py "$OUT"/patterns/*.json >>"$summary" 2>&1
 }
-# the tiled gemm's check program: correctness and TFLOP/s on the GPU here
 startup() {
     # a process's CUDA start, alone and beside one holding a context
     # (testsuite/bench/cuda_startup.cu): the cost of each judge run
@@ -131,18 +130,16 @@ startup() {
     grep -v '^alone\|^held' "$OUT/startup.log" | tail -n 2 >>"$summary"
 }
 
-# column and row sums against the copy bandwidth (testsuite/bench/sums_check.cu)
-sums() {
-    nvcc -O3 -arch=sm_90 -o /tmp/sums_check testsuite/bench/sums_check.cu >"$OUT/sums.log" 2>&1 &&
-        timeout 120 /tmp/sums_check >>"$OUT/sums.log" 2>&1
-    status "sums_check" "exit $?"
-    grep -v 'warning\|declared but\|^ *\^\|Remark\|^$' "$OUT/sums.log" | tail -n 40 >>"$summary"
-}
-tiledot() {
-    nvcc -O3 -arch=sm_90 -o /tmp/tile_dot_check testsuite/bench/tile_dot_check.cu >"$OUT/tiledot.log" 2>&1 &&
-        timeout 120 /tmp/tile_dot_check 2048 >>"$OUT/tiledot.log" 2>&1
-    status "tile_dot_check 2048" "exit $?"
-    tail -n 12 "$OUT/tiledot.log" >>"$summary"
+# a GPU check program of testsuite/bench/ (NAME.cu), built and run with
+# ARGS within SECONDS: its exit in the summary, with its last LINES lines
+# but nvcc's warnings
+bench_check() { # NAME SECONDS LINES [ARGS...]
+    name=$1 secs=$2 lines=$3
+    shift 3
+    nvcc -O3 -arch=sm_90 -o "/tmp/$name" "testsuite/bench/$name.cu" >"$OUT/$name.log" 2>&1 &&
+        timeout "$secs" "/tmp/$name" "$@" >>"$OUT/$name.log" 2>&1
+    status "$name $*" "exit $?"
+    grep -v 'warning\|declared but\|^ *\^\|Remark\|^$' "$OUT/$name.log" | tail -n "$lines" >>"$summary"
 }
 stage=${1:-tests}
 [ $# -gt 0 ] && shift
@@ -214,10 +211,12 @@ order)
     done
     ;;
 tiledot)
-    tiledot
+    # gemm: the original against tile_dot32/64/128, checked, ms and TFLOP/s
+    bench_check tile_dot_check 120 12 2048
     ;;
 sums)
-    sums
+    # column and row sums against the copy bandwidth
+    bench_check sums_check 120 40
     ;;
 startup)
     startup
@@ -252,10 +251,7 @@ pass)
 kernels)
     # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
     # wide_rows, as the policy writes them (testsuite/bench/pairs_rows_check.cu)
-    nvcc -O3 -arch=sm_90 -o /tmp/pairs_rows_check testsuite/bench/pairs_rows_check.cu >"$OUT/kernels.log" 2>&1 &&
-        timeout 200 /tmp/pairs_rows_check >>"$OUT/kernels.log" 2>&1
-    status "pairs_rows_check" "exit $?"
-    grep -v 'warning\|declared but\|^ *\^\|Remark\|^$' "$OUT/kernels.log" | tail -n 30 >>"$summary"
+    bench_check pairs_rows_check 200 30
     ;;
 final)
     # the judge's suite beside the development set's flow (DEVSET_LANES
