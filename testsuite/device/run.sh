@@ -26,6 +26,8 @@
 #                      against tile_dot32/64/128, checked, ms and TFLOP/s)
 #   sums               testsuite/bench/sums_check.cu (column and row sums: the
 #                      catalogue's variants and other shapes, GB/s against a copy)
+#   parts              testsuite/bench/sums_parts.cu (which part of col_split8
+#                      and wide_rows_vec as written costs their bandwidth)
 #   pass               startup, tune on every PolyBench program, then the
 #                      whole development set: one pass, for
 #                      'bg start "sh testsuite/device/run.sh pass"'
@@ -218,6 +220,10 @@ sums)
     # column and row sums against the copy bandwidth
     bench_check sums_check 120 40
     ;;
+parts)
+    # the parts of col_split8 and wide_rows_vec as written, one at a time
+    bench_check sums_parts 120 22
+    ;;
 startup)
     startup
     ;;
@@ -231,10 +237,11 @@ pass)
     # program started after PASS_DEVSET_S seconds, default 360, none running
     # after 150 more), budget 30 s, each judge's runs timed (judge-runs.log),
     # PASS_DEVSET_RUNS runs of each build (default 4: "slower" beyond noise);
-    # then the judge's GPU suite (PASS_NO_JUDGE=1: not)
+    # then the judge's GPU suite (PASS_NO_JUDGE=1: not); PASS_NO_TUNE=1:
+    # the development set alone
     startup
     S=$(date +%s)
-    BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-540})) \
+    [ -n "${PASS_NO_TUNE:-}" ] || BENCH_LANES=${BENCH_LANES:-6} SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-540})) \
         sh testsuite/device/run.sh tune ${PASS_PROGRAMS:-} -- --kernel-evals ${PASS_EVALS:-8} --per-round ${PASS_EVALS:-8}
     S=$(date +%s)
     DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=${PASS_DEVSET_LANES:-3} BENCH_BUDGET=30 \
