@@ -63,6 +63,17 @@ int stage_analyse(const tu_model *m, const kernel *k, const pol_facts *f, int fl
 /* every statement of the rendered loop body is "cl1_accN += EXPR" with EXPR
  * free of the accumulators: a sum whose terms may be split among threads */
 int stage_sums_only(const char *body, arena *a);
+/* the text before the loop (pre) is nothing but "BASE[INDEX] = E;" for
+ * p's indexed accumulators, once each, E free of calls, assignments and the
+ * accumulated arrays (the loop writes nothing else, so E may be evaluated
+ * after it): the element's reset, the barrier after it and the read-back
+ * can go, the sum starting from 0 and E joining it at the end.  1 with
+ * seeds[c] = E (NULL for an accumulator pre does not reset); 0 when pre is
+ * anything else */
+int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds);
+/* the statement that ends accumulator c's sum acc: "OUT = (SEED) + ACC;"
+ * with a seed, else "OUT = OUT + ACC;" (OUT: BASE[INDEX], or BASE) */
+const char *stage_sum_store(const stage_plan *p, size_t c, const char *seed, const char *acc, arena *a);
 /* the loop body with accumulators (and, with tiles, the staged reads)
  * replaced */
 const char *stage_render_body(const tu_model *m, const kernel *k, const stage_plan *p, int tiles,

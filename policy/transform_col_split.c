@@ -234,7 +234,13 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
               f->block[0], f->block[1], width, width, by, slices, p.thread_var[0], bx, x, width, p.cond);
     if (pre_decls.len)
         sb_printf(&sb, "\t\t%s\n", sb_str(&pre_decls) + 1);
-    if (pre.len)
+    /* an element reset before the loop joins the sum at its end instead */
+    const char *seeds[max_accs];
+    int seeded = pre.len && stage_reset_seeds(&p, sb_str(&pre), a, seeds);
+    if (!seeded)
+        for (size_t c = 0; c < p.n_accs; c++)
+            seeds[c] = NULL;
+    if (pre.len && !seeded)
         sb_printf(&sb, "\t\tif (cl1_in && cl1_r == 0) {%s }\n\t\t__syncthreads();\n", sb_str(&pre));
     for (size_t c = 0; c < p.n_accs; c++)
         sb_printf(&sb, "\t\t%s cl1_acc%zu = 0;\n", p.accs[c].type, c);
@@ -251,8 +257,7 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
         sb_printf(&sb, " cl1_acc%zu += cl1_part%zu[cl1_w][cl1_c];", c, c);
     sb_puts(&sb, " }\n");
     for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\t\t%s[%s] = %s[%s] + cl1_acc%zu;\n", p.accs[c].base, p.accs[c].index,
-                  p.accs[c].base, p.accs[c].index, c);
+        sb_printf(&sb, "\t\t\t%s\n", stage_sum_store(&p, c, seeds[c], arena_printf(a, "cl1_acc%zu", c), a));
     if (has_update) {
         /* the update loop's iterations over the row phases, after the sum */
         const stage_plan *u = &update.loop;

@@ -62,6 +62,72 @@ int stage_sums_only(const char *body, arena *a)
     return statements > 0;
 }
 
+/* st (a statement of the text before the loop) is "BASE[INDEX] = E" for
+ * one of p's indexed accumulators, E free of calls, assignments and every
+ * accumulated array: that accumulator's number, with *rhs = E; else -1 */
+static int reset_of(const stage_plan *p, const char *st, arena *a, const char **rhs)
+{
+    const char *eq = strchr(st, '=');
+    if (!eq || eq == st || eq[1] == '=' || strchr("!<>+-*/%&|^", eq[-1]))
+        return -1;
+    const char *lhs = pol_squeeze(arena_printf(a, "%.*s", (int)(eq - st), st), a);
+    const char *e = eq + 1;
+    while (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')
+        e++;
+    if (!*e || strchr(e, '=') || strstr(e, "++") || strstr(e, "--"))
+        return -1;
+    for (const char *c = strchr(e, '('); c; c = strchr(c + 1, '(')) {
+        const char *b = c;
+        while (b > e && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > e && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+            return -1; /* a call: it ran before the loop */
+    }
+    int found = -1;
+    for (size_t c = 0; c < p->n_accs; c++) {
+        if (pol_mentions(e, p->accs[c].base))
+            return -1;
+        if (p->accs[c].index && strcmp(lhs, arena_printf(a, "%s[%s]", p->accs[c].base, p->accs[c].squeezed)) == 0)
+            found = (int)c;
+    }
+    *rhs = e;
+    return found;
+}
+
+int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds)
+{
+    for (size_t c = 0; c < p->n_accs; c++)
+        seeds[c] = NULL;
+    char *text = arena_printf(a, "%s", pre);
+    if (strchr(text, '{') || strchr(text, '}') || strchr(text, '?') || strchr(text, ','))
+        return 0;
+    int n = 0;
+    for (char *st = strtok(text, ";"); st; st = strtok(NULL, ";")) {
+        while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
+            st++;
+        if (!*st)
+            continue;
+        const char *rhs;
+        int c = reset_of(p, st, a, &rhs);
+        if (c < 0 || seeds[c])
+            return 0;
+        seeds[c] = arena_printf(a, "%s", rhs);
+        n++;
+    }
+    return n > 0;
+}
+
+/* the element an accumulator's sum ends in: "BASE[INDEX] = (SEED) + ACC"
+ * where the element was reset to SEED before the loop (stage_reset_seeds),
+ * else "BASE[INDEX] = BASE[INDEX] + ACC" (BASE for a scalar sum) */
+const char *stage_sum_store(const stage_plan *p, size_t c, const char *seed, const char *acc, arena *a)
+{
+    const char *out = p->accs[c].index ? arena_printf(a, "%s[%s]", p->accs[c].base, p->accs[c].index)
+                                       : p->accs[c].base;
+    return seed ? arena_printf(a, "%s = (%s) + %s;", out, seed, acc)
+                : arena_printf(a, "%s = %s + %s;", out, out, acc);
+}
+
 int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a)
 {
     size_t guard_begin = k->body.items[p->guard].range.begin;
@@ -138,6 +204,12 @@ static void render_rows_at_once(strbuf *sb, const stage_plan *p, const char *bod
     const char *i = p->thread_var[0], *v = p->loop_var;
     if (pre_decls[0])
         sb_printf(sb, "\t\t%s\n", pre_decls);
+    const char *seeds[max_accs];
+    if (!pre[0] || !stage_reset_seeds(p, pre, a, seeds))
+        for (size_t c = 0; c < p->n_accs; c++)
+            seeds[c] = NULL;
+    else
+        pre = "";
     if (pre[0]) {
         sb_puts(sb, "\t\tif (cl1_lane == 0) {\n");
         for (int r = 0; r < rows; r++)
@@ -161,8 +233,7 @@ static void render_rows_at_once(strbuf *sb, const stage_plan *p, const char *bod
     for (int r = 0; r < rows; r++) {
         sb_printf(sb, "\t\t\t{ const int %s = cl1_row + %d; if (%s) {", i, r, p->cond);
         for (size_t c = 0; c < p->n_accs; c++)
-            sb_printf(sb, " %s[%s] = %s[%s] + cl1_acc%zu_%d;", p->accs[c].base, p->accs[c].index,
-                      p->accs[c].base, p->accs[c].index, c, r);
+            sb_printf(sb, " %s", stage_sum_store(p, c, seeds[c], arena_printf(a, "cl1_acc%zu_%d", c, r), a));
         sb_printf(sb, "%s } }\n", post);
     }
     sb_puts(sb, "\t\t}\n");
@@ -281,6 +352,13 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
     sb_printf(sb, "\t\tif (%s) {\n", p->cond);
     if (pre_decls[0])
         sb_printf(sb, "\t\t\t%s\n", pre_decls);
+    /* an element reset before the loop joins the sum at its end instead */
+    const char *seeds[max_accs];
+    if (!pre[0] || !stage_reset_seeds(p, pre, a, seeds))
+        for (size_t c = 0; c < p->n_accs; c++)
+            seeds[c] = NULL;
+    else
+        pre = "";
     if (pre[0])
         sb_printf(sb, "\t\t\tif (cl1_lane == 0) {%s }\n\t\t\t__syncwarp();\n", pre);
     for (size_t c = 0; c < p->n_accs; c++)
@@ -294,11 +372,8 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
     for (size_t c = 0; c < p->n_accs; c++)
         sb_printf(sb, "\t\t\t\tcl1_acc%zu += __shfl_down_sync(0xffffffffu, cl1_acc%zu, cl1_o);\n", c, c);
     sb_puts(sb, "\t\t\t}\n\t\t\tif (cl1_lane == 0) {");
-    for (size_t c = 0; c < p->n_accs; c++) {
-        const char *out = p->accs[c].index ? arena_printf(a, "%s[%s]", p->accs[c].base, p->accs[c].index)
-                                           : p->accs[c].base;
-        sb_printf(sb, " %s = %s + cl1_acc%zu;", out, out, c);
-    }
+    for (size_t c = 0; c < p->n_accs; c++)
+        sb_printf(sb, " %s", stage_sum_store(p, c, seeds[c], arena_printf(a, "cl1_acc%zu", c), a));
     sb_printf(sb, "%s }\n\t\t}\n", post);
 }
 

@@ -247,6 +247,8 @@ CPP
     variant columns.cu col_update col_split8 --distinct --shape 256,1,1 --flat-grid
     variant columns.cu col_sum_early col_split8 --distinct --shape 256,1,1 --flat-grid |
         sed "s/col_sum_early_variant(/col_sum_early_8_256(/"
+    variant columns.cu col_seeded col_split8 --distinct --shape 256,1,1 --flat-grid
+    variant columns.cu col_rescaled col_split8 --distinct --shape 256,1,1 --flat-grid
     cat <<'CPP'
 /* the original on its captured block shape (y duplicates of each column
  * in a 32x8 block compute the same) against the variant on BLOCK (other
@@ -316,6 +318,35 @@ static int check_update(int n, int ld, int k, unsigned height, K1 variant)
     delete[] a0, delete[] a1, delete[] q, delete[] r0, delete[] r1;
     return bad;
 }
+/* an element set before the sum from another array (seeded) or from
+ * itself (rescaled): the original against the variant, y not zero */
+static int check_first_statement(int n, unsigned height)
+{
+    float *a = new float[n * M], *bias = new float[M], *y0 = new float[M], *y1 = new float[M];
+    emu_fill_quarters(a, n * M, 46), emu_fill_quarters(bias, M, 47);
+    int bad = 0;
+    for (int rescaled = 0; rescaled < 2; rescaled++) {
+        emu_fill_quarters(y0, M, 48), emu_fill_quarters(y1, M, 48);
+        emu_launch({(M + 255) / 256u, 1, 1}, {256, 1, 1}, [&] {
+            if (rescaled)
+                col_rescaled(n, a, y0);
+            else
+                col_seeded(n, a, bias, y0);
+        });
+        emu_launch_synced({(M + 255) / 256u, height, 1}, {256, 1, 1}, [&] {
+            if (rescaled)
+                col_rescaled_variant(n, a, y1);
+            else
+                col_seeded_variant(n, a, bias, y1);
+        });
+        char what[128];
+        snprintf(what, sizeof what, "%s, %d rows, grid %u high", rescaled ? "col_rescaled" : "col_seeded", n,
+                 height);
+        bad |= emu_same(what, y0, y1, M * sizeof *y0);
+    }
+    delete[] a, delete[] bias, delete[] y0, delete[] y1;
+    return bad;
+}
 int main()
 {
     int bad = 0, runs = 0;
@@ -335,6 +366,8 @@ int main()
             bad |= check_sum("4 256", n, {256, 1, 1}, {256, 1, 1}, 8 * h, col_sum_4_256);
             runs++;
             bad |= check_sum("early return, 8 256", n, {256, 1, 1}, {256, 1, 1}, 4 * h, col_sum_early_8_256);
+            bad |= check_first_statement(n, 4 * h);
+            runs += 2;
             bad |= check_std(n, 128, h);
             bad |= check_two(n, h);
         }

@@ -12,8 +12,6 @@ __global__ void col_std(int n, double *mean, double *std, double *data)
     	for (int cl1_s = (int)cl1_by; cl1_s < 8; cl1_s += (int)gridDim.y) {
     		const int j = cl1_bx * 256 + cl1_s * 32 + cl1_c;
     		const bool cl1_in = (j < M);
-    		if (cl1_in && cl1_r == 0) { std[j] = 0.0; }
-    		__syncthreads();
     		double cl1_acc0 = 0;
     		if (cl1_in) {
     			#pragma unroll 8
@@ -24,7 +22,7 @@ __global__ void col_std(int n, double *mean, double *std, double *data)
     		__syncthreads();
     		if (cl1_in && cl1_r == 0) {
     			for (int cl1_w = 1; cl1_w < 8; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
-    			std[j] = std[j] + cl1_acc0;
+    			std[j] = (0.0) + cl1_acc0;
     			std[j] /= n;
             std[j] = sqrt(std[j]);
             if (std[j] <= EPS) {

@@ -14,8 +14,6 @@ __global__ void col_sum(int n, float *A, float *tmp, float *y)
     		const int j = cl1_bx * 256 + cl1_s * 4 + cl1_c;
     		const bool cl1_in = (j < M);
     		int i;
-    		if (cl1_in && cl1_r == 0) { y[j] = 0; }
-    		__syncthreads();
     		float cl1_acc0 = 0;
     		if (cl1_in) {
     			#pragma unroll 8
@@ -28,7 +26,7 @@ __global__ void col_sum(int n, float *A, float *tmp, float *y)
     		__syncthreads();
     		if (cl1_in && cl1_r == 0) {
     			for (int cl1_w = 1; cl1_w < 64; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
-    			y[j] = y[j] + cl1_acc0;
+    			y[j] = (0) + cl1_acc0;
     		}
     		__syncthreads();
     	}

@@ -10,8 +10,6 @@ __global__ void col_sum(int n, float *A, float *tmp, float *y)
     		const int j = blockIdx.x * 32 + cl1_s * 32 + cl1_c;
     		const bool cl1_in = (j < M);
     		int i;
-    		if (cl1_in && cl1_r == 0) { y[j] = 0; }
-    		__syncthreads();
     		float cl1_acc0 = 0;
     		if (cl1_in) {
     			#pragma unroll 8
@@ -24,7 +22,7 @@ __global__ void col_sum(int n, float *A, float *tmp, float *y)
     		__syncthreads();
     		if (cl1_in && cl1_r == 0) {
     			for (int cl1_w = 1; cl1_w < 8; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
-    			y[j] = y[j] + cl1_acc0;
+    			y[j] = (0) + cl1_acc0;
     		}
     		__syncthreads();
     	}

@@ -13,8 +13,6 @@ __global__ void col_update(int n, int ld, float *a, const float *q, float *r, in
     		const int j = cl1_bx * 256 + cl1_s * 8 + cl1_c;
     		const bool cl1_in = ((j > k) && (j < M));
     		int i;
-    		if (cl1_in && cl1_r == 0) { r[k * M + j] = 0.0f; }
-    		__syncthreads();
     		float cl1_acc0 = 0;
     		if (cl1_in) {
     			#pragma unroll 8
@@ -25,7 +23,7 @@ __global__ void col_update(int n, int ld, float *a, const float *q, float *r, in
     		__syncthreads();
     		if (cl1_in && cl1_r == 0) {
     			for (int cl1_w = 1; cl1_w < 32; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
-    			r[k * M + j] = r[k * M + j] + cl1_acc0;
+    			r[k * M + j] = (0.0f) + cl1_acc0;
     			r[k * M + j] *= 0.5f;
     		}
     		__syncthreads();

@@ -7,13 +7,6 @@ __global__ void row_dot(int n, float *A, float *x, float *out)
     	for (int cl1_r = 0; cl1_r < 32; cl1_r += 4) {
     		const int cl1_row = blockIdx.x * 256 + (threadIdx.x / 32) * 32 + cl1_r;
     		int j;
-    		if (cl1_lane == 0) {
-    			{ const int i = cl1_row + 0; if (i < N) { out[i] = 0; } }
-    			{ const int i = cl1_row + 1; if (i < N) { out[i] = 0; } }
-    			{ const int i = cl1_row + 2; if (i < N) { out[i] = 0; } }
-    			{ const int i = cl1_row + 3; if (i < N) { out[i] = 0; } }
-    		}
-    		__syncwarp();
     		float cl1_acc0_0 = 0;
     		float cl1_acc0_1 = 0;
     		float cl1_acc0_2 = 0;
@@ -44,10 +37,10 @@ __global__ void row_dot(int n, float *A, float *x, float *out)
     			cl1_acc0_3 += __shfl_down_sync(0xffffffffu, cl1_acc0_3, cl1_o);
     		}
     		if (cl1_lane == 0) {
-    			{ const int i = cl1_row + 0; if (i < N) { out[i] = out[i] + cl1_acc0_0; } }
-    			{ const int i = cl1_row + 1; if (i < N) { out[i] = out[i] + cl1_acc0_1; } }
-    			{ const int i = cl1_row + 2; if (i < N) { out[i] = out[i] + cl1_acc0_2; } }
-    			{ const int i = cl1_row + 3; if (i < N) { out[i] = out[i] + cl1_acc0_3; } }
+    			{ const int i = cl1_row + 0; if (i < N) { out[i] = (0) + cl1_acc0_0; } }
+    			{ const int i = cl1_row + 1; if (i < N) { out[i] = (0) + cl1_acc0_1; } }
+    			{ const int i = cl1_row + 2; if (i < N) { out[i] = (0) + cl1_acc0_2; } }
+    			{ const int i = cl1_row + 3; if (i < N) { out[i] = (0) + cl1_acc0_3; } }
     		}
     	}
     } else if (i < N)

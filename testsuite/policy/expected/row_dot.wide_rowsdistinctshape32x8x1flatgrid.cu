@@ -13,8 +13,6 @@ __global__ void row_dot(int n, float *A, float *x, float *out)
     		const int i = cl1_bx * 32 + cl1_r;
     		if (i < N) {
     			int j;
-    			if (cl1_lane == 0) { out[i] = 0; }
-    			__syncwarp();
     			float cl1_acc0 = 0;
     			#pragma unroll 4
     			for (j = (0) + cl1_lane; j < (M); j += 32)
@@ -24,7 +22,7 @@ __global__ void row_dot(int n, float *A, float *x, float *out)
     			for (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {
     				cl1_acc0 += __shfl_down_sync(0xffffffffu, cl1_acc0, cl1_o);
     			}
-    			if (cl1_lane == 0) { out[i] = out[i] + cl1_acc0; }
+    			if (cl1_lane == 0) { out[i] = (0) + cl1_acc0; }
     		}
     	}
     } else if (blockIdx.y == 0) if (i < N)

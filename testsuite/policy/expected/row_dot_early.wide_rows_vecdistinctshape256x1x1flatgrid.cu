@@ -10,8 +10,6 @@ __global__ void row_dot_early(int rows, int n, const float *A, const float *x, f
     	for (int cl1_r = (int)(cl1_by * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
     		const int i = cl1_bx * 256 + cl1_r;
     		if (!(i >= rows) && !(n < 0)) {
-    			if (cl1_lane == 0) { out[i] = 0; }
-    			__syncwarp();
     			float cl1_acc0 = 0;
     			if ((((unsigned long long)(const void *)&A[i*n+(0)] | (unsigned long long)(const void *)&x[(0)]) & 15) == 0) {
     				#pragma unroll 2
@@ -31,7 +29,7 @@ __global__ void row_dot_early(int rows, int n, const float *A, const float *x, f
     			for (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {
     				cl1_acc0 += __shfl_down_sync(0xffffffffu, cl1_acc0, cl1_o);
     			}
-    			if (cl1_lane == 0) { out[i] = out[i] + cl1_acc0; }
+    			if (cl1_lane == 0) { out[i] = (0) + cl1_acc0; }
     		}
     	}
     } else if (blockIdx.y == 0) {
