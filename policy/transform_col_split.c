@@ -227,13 +227,18 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
     pol_taller_block_ids(m, k, slices, &sb, &bx, &by);
     sb_printf(&sb,
               "\tconst int cl1_t = threadIdx.x + %d * (threadIdx.y + %d * threadIdx.z);\n"
-              "\tconst int cl1_c = cl1_t %% %d, cl1_r = cl1_t / %d;\n"
-              "\tfor (int cl1_s = (int)%s; cl1_s < %d; cl1_s += (int)gridDim.y) {\n"
-              "\t\tconst int %s = %s * %d + cl1_s * %d + cl1_c;\n"
-              "\t\tconst bool cl1_in = (%s);\n",
-              f->block[0], f->block[1], width, width, by, slices, p.thread_var[0], bx, x, width, p.cond);
+              "\tconst int cl1_c = cl1_t %% %d, cl1_r = cl1_t / %d;\n",
+              f->block[0], f->block[1], width, width);
+    /* one phase of columns (cl1_s): on the taller grid each block has one,
+     * without a loop (a loop over one trip cost the sum 13 points of the
+     * copy bandwidth on an H100, testsuite/bench/sums_parts.cu); on another
+     * grid each block loops over its phases, a barrier between them */
+    strbuf ph;
+    sb_init(&ph);
+    sb_printf(&ph, "\t\tconst int %s = %s * %d + cl1_s * %d + cl1_c;\n\t\tconst bool cl1_in = (%s);\n",
+              p.thread_var[0], bx, x, width, p.cond);
     if (pre_decls.len)
-        sb_printf(&sb, "\t\t%s\n", sb_str(&pre_decls) + 1);
+        sb_printf(&ph, "\t\t%s\n", sb_str(&pre_decls) + 1);
     /* an element reset before the loop joins the sum at its end instead */
     const char *seeds[max_accs];
     int seeded = pre.len && stage_reset_seeds(&p, sb_str(&pre), a, seeds);
@@ -241,41 +246,47 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
         for (size_t c = 0; c < p.n_accs; c++)
             seeds[c] = NULL;
     if (pre.len && !seeded)
-        sb_printf(&sb, "\t\tif (cl1_in && cl1_r == 0) {%s }\n\t\t__syncthreads();\n", sb_str(&pre));
+        sb_printf(&ph, "\t\tif (cl1_in && cl1_r == 0) {%s }\n\t\t__syncthreads();\n", sb_str(&pre));
     for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\t%s cl1_acc%zu = 0;\n", p.accs[c].type, c);
-    sb_printf(&sb,
+        sb_printf(&ph, "\t\t%s cl1_acc%zu = 0;\n", p.accs[c].type, c);
+    sb_printf(&ph,
               "\t\tif (cl1_in) {\n\t\t\t#pragma unroll 8\n"
               "\t\t\tfor (%s%s = (%s) + cl1_r; %s < (%s); %s += %d)%s\n\t\t}\n",
               decl, v, p.lower, v, p.upper, v, phases, body);
     for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\tcl1_part%zu[cl1_r][cl1_c] = cl1_acc%zu;\n", c, c);
-    sb_puts(&sb, "\t\t__syncthreads();\n\t\tif (cl1_in && cl1_r == 0) {\n"
+        sb_printf(&ph, "\t\tcl1_part%zu[cl1_r][cl1_c] = cl1_acc%zu;\n", c, c);
+    sb_puts(&ph, "\t\t__syncthreads();\n\t\tif (cl1_in && cl1_r == 0) {\n"
                  "\t\t\tfor (int cl1_w = 1; cl1_w < ");
-    sb_printf(&sb, "%d; cl1_w++) {", phases);
+    sb_printf(&ph, "%d; cl1_w++) {", phases);
     for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, " cl1_acc%zu += cl1_part%zu[cl1_w][cl1_c];", c, c);
-    sb_puts(&sb, " }\n");
+        sb_printf(&ph, " cl1_acc%zu += cl1_part%zu[cl1_w][cl1_c];", c, c);
+    sb_puts(&ph, " }\n");
     for (size_t c = 0; c < p.n_accs; c++)
-        sb_printf(&sb, "\t\t\t%s\n", stage_sum_store(&p, c, seeds[c], arena_printf(a, "cl1_acc%zu", c), a));
+        sb_printf(&ph, "\t\t\t%s\n", stage_sum_store(&p, c, seeds[c], arena_printf(a, "cl1_acc%zu", c), a));
     if (has_update) {
         /* the update loop's iterations over the row phases, after the sum */
         const stage_plan *u = &update.loop;
         const char *uv = u->loop_var, *udecl = u->var_type ? arena_printf(a, "%s ", u->var_type) : "";
         if (update.before[0])
-            sb_printf(&sb, "\t\t\t%s\n", update.before);
-        sb_printf(&sb,
+            sb_printf(&ph, "\t\t\t%s\n", update.before);
+        sb_printf(&ph,
                   "\t\t}\n\t\t__syncthreads();\n\t\tif (cl1_in) {\n"
                   "\t\t\tconst bool cl1_par = %s;\n\t\t\tif (cl1_par || cl1_r == 0)\n"
                   "\t\t\t\tfor (%s%s = (%s) + (cl1_par ? cl1_r : 0); %s < (%s); %s += (cl1_par ? %d : 1))%.*s\n",
                   update.stride_test, udecl, uv, u->lower, uv, u->upper, uv, phases,
                   (int)(u->body_end - u->body_begin), p.text + u->body_begin);
         if (update.after[0])
-            sb_printf(&sb, "\t\t}\n\t\t__syncthreads();\n\t\tif (cl1_in && cl1_r == 0) {\n\t\t\t%s\n",
+            sb_printf(&ph, "\t\t}\n\t\t__syncthreads();\n\t\tif (cl1_in && cl1_r == 0) {\n\t\t\t%s\n",
                       update.after);
     } else if (post.len)
-        sb_printf(&sb, "\t\t\t%s\n", sb_str(&post));
-    sb_puts(&sb, "\t\t}\n\t\t__syncthreads();\n\t}\n");
+        sb_printf(&ph, "\t\t\t%s\n", sb_str(&post));
+    sb_puts(&ph, "\t\t}\n");
+    sb_printf(&sb,
+              "\tif (gridDim.y == %d) {\n\t\tconst int cl1_s = (int)%s;\n%s"
+              "\t} else for (int cl1_s = (int)%s; cl1_s < %d; cl1_s += (int)gridDim.y) {\n%s"
+              "\t\t__syncthreads();\n\t}\n",
+              slices, by, sb_str(&ph), by, slices, sb_str(&ph));
+    sb_free(&ph);
     stage_replace_guard(k, &p, sb_str(&sb), slices > 1 ? "blockIdx.y == 0" : NULL, a, out);
     sb_free(&sb);
     if (slices > 1)

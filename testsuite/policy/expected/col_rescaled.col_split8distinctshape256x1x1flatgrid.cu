@@ -9,7 +9,25 @@ __global__ void col_rescaled(int n, const float *A, float *y)
     	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 32) : (int)blockIdx.y;
     	const int cl1_t = threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z);
     	const int cl1_c = cl1_t % 8, cl1_r = cl1_t / 8;
-    	for (int cl1_s = (int)cl1_by; cl1_s < 32; cl1_s += (int)gridDim.y) {
+    	if (gridDim.y == 32) {
+    		const int cl1_s = (int)cl1_by;
+    		const int j = cl1_bx * 256 + cl1_s * 8 + cl1_c;
+    		const bool cl1_in = (j < M);
+    		if (cl1_in && cl1_r == 0) { y[j] = y[j] * 0.5f; }
+    		__syncthreads();
+    		float cl1_acc0 = 0;
+    		if (cl1_in) {
+    			#pragma unroll 8
+    			for (int i = (0) + cl1_r; i < (n); i += 32)
+                cl1_acc0 += A[i * M + j];
+    		}
+    		cl1_part0[cl1_r][cl1_c] = cl1_acc0;
+    		__syncthreads();
+    		if (cl1_in && cl1_r == 0) {
+    			for (int cl1_w = 1; cl1_w < 32; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; }
+    			y[j] = y[j] + cl1_acc0;
+    		}
+    	} else for (int cl1_s = (int)cl1_by; cl1_s < 32; cl1_s += (int)gridDim.y) {
     		const int j = cl1_bx * 256 + cl1_s * 8 + cl1_c;
     		const bool cl1_in = (j < M);
     		if (cl1_in && cl1_r == 0) { y[j] = y[j] * 0.5f; }

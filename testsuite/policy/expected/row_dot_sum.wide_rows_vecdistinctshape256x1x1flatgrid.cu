@@ -7,7 +7,33 @@ __global__ void row_dot_sum(int rows, int n, const float *A, const float *x, flo
     	const long long cl1_lin = gridDim.y == 32 ? (long long)blockIdx.y * gridDim.x + blockIdx.x : -1;
     	const int cl1_bx = cl1_lin >= 0 ? (int)(cl1_lin / 32) : (int)blockIdx.x;
     	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 32) : (int)blockIdx.y;
-    	for (int cl1_r = (int)(cl1_by * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
+    	if (gridDim.y == 32) {
+    		const int cl1_r = (int)(cl1_by * 8 + threadIdx.x / 32);
+    		const int i = cl1_bx * 256 + cl1_r;
+    		if (!(i >= rows)) {
+    			float sum = 0.0f;
+    			float cl1_acc0 = 0;
+    			if ((((unsigned long long)(const void *)&A[i*n+(0)] | (unsigned long long)(const void *)&x[(0)]) & 15) == 0) {
+    				#pragma unroll 2
+    				for (int cl1_vj = (0) + 4 * cl1_lane; cl1_vj + 3 < (n); cl1_vj += 128) {
+    					const float4 cl1_vv0 = *(const float4 *)&A[i*n+cl1_vj];
+    					const float4 cl1_vv1 = *(const float4 *)&x[cl1_vj];
+    					{ cl1_acc0 += cl1_vv0.x * cl1_vv1.x; }
+    					{ cl1_acc0 += cl1_vv0.y * cl1_vv1.y; }
+    					{ cl1_acc0 += cl1_vv0.z * cl1_vv1.z; }
+    					{ cl1_acc0 += cl1_vv0.w * cl1_vv1.w; }
+    				}
+    				for (int j = (0) + ((n) > (0) ? ((n) - (0)) / 4 * 4 : 0) + cl1_lane; j < (n); j += 32)
+            cl1_acc0 += A[i * n + j] * x[j];
+    			} else
+    				for (int j = (0) + cl1_lane; j < (n); j += 32)
+            cl1_acc0 += A[i * n + j] * x[j];
+    			for (int cl1_o = 16; cl1_o > 0; cl1_o /= 2) {
+    				cl1_acc0 += __shfl_down_sync(0xffffffffu, cl1_acc0, cl1_o);
+    			}
+    			if (cl1_lane == 0) { sum = sum + cl1_acc0; out[i] = sum; }
+    		}
+    	} else for (int cl1_r = (int)(cl1_by * 8 + threadIdx.x / 32); cl1_r < 256; cl1_r += (int)(gridDim.y * 8)) {
     		const int i = cl1_bx * 256 + cl1_r;
     		if (!(i >= rows)) {
     			float sum = 0.0f;

@@ -10,7 +10,29 @@ __global__ void two_cols(int n, const float *__restrict__ A, const float *__rest
     	const int cl1_by = cl1_lin >= 0 ? (int)(cl1_lin % 2) : (int)blockIdx.y;
     	const int cl1_t = threadIdx.x + 64 * (threadIdx.y + 1 * threadIdx.z);
     	const int cl1_c = cl1_t % 32, cl1_r = cl1_t / 32;
-    	for (int cl1_s = (int)cl1_by; cl1_s < 2; cl1_s += (int)gridDim.y) {
+    	if (gridDim.y == 2) {
+    		const int cl1_s = (int)cl1_by;
+    		const int j = cl1_bx * 64 + cl1_s * 32 + cl1_c;
+    		const bool cl1_in = (j < M && j >= 3);
+    		float cl1_acc0 = 0;
+    		float cl1_acc1 = 0;
+    		if (cl1_in) {
+    			#pragma unroll 8
+    			for (int i = (1) + cl1_r; i < (n); i += 2) {
+                cl1_acc0 += A[i * M + j];
+                cl1_acc1 += B[i * M + j] * A[(i - 1) * M + j];
+            }
+    		}
+    		cl1_part0[cl1_r][cl1_c] = cl1_acc0;
+    		cl1_part1[cl1_r][cl1_c] = cl1_acc1;
+    		__syncthreads();
+    		if (cl1_in && cl1_r == 0) {
+    			for (int cl1_w = 1; cl1_w < 2; cl1_w++) { cl1_acc0 += cl1_part0[cl1_w][cl1_c]; cl1_acc1 += cl1_part1[cl1_w][cl1_c]; }
+    			s[j] = s[j] + cl1_acc0;
+    			t[j] = t[j] + cl1_acc1;
+    			count[j] += 1;
+    		}
+    	} else for (int cl1_s = (int)cl1_by; cl1_s < 2; cl1_s += (int)gridDim.y) {
     		const int j = cl1_bx * 64 + cl1_s * 32 + cl1_c;
     		const bool cl1_in = (j < M && j >= 3);
     		float cl1_acc0 = 0;
