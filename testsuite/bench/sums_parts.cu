@@ -1,6 +1,7 @@
 // sums_parts.cu: which part of col_split8 as the policy wrote it up to
 // c3876b0 (testsuite/policy/expected/col_sum.col_split8distinctshape256x1x1flatgrid.cu
-// there; the policy has since dropped the parts found costly) costs it the 20-30% of the copy bandwidth that a hand-written sum of the
+// there; the policy has since dropped the parts found costly) costs it
+// the 20-30% of the copy bandwidth that a hand-written sum of the
 // same shape (8 columns a block of 256 threads, 32 row phases) reaches
 // (sums_check.cu).  One kernel replicates the generated text; a set flag
 // keeps that part as generated (all set: the variant as written), a clear
