@@ -36,6 +36,20 @@
 
 /* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
  * accumulators: a sum the lanes may split */
+/* the next ';'-separated statement of text (NULL: of the text before;
+ * strtok_r's state in *save), its leading blanks skipped, empty ones
+ * passed over; NULL after the last */
+static char *next_statement(char *text, char **save)
+{
+    for (char *st = strtok_r(text, ";", save); st; st = strtok_r(NULL, ";", save)) {
+        while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
+            st++;
+        if (*st)
+            return st;
+    }
+    return NULL;
+}
+
 int stage_sums_only(const char *body, arena *a)
 {
     const char *open = strchr(body, '{'), *close = strrchr(body, '}');
@@ -45,11 +59,8 @@ int stage_sums_only(const char *body, arena *a)
     if (strchr(text, '{') || strchr(text, '?') || strstr(text, "if"))
         return 0;
     int statements = 0;
-    for (char *st = strtok(text, ";"); st; st = strtok(NULL, ";")) {
-        while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
-            st++;
-        if (!*st)
-            continue;
+    char *save;
+    for (char *st = next_statement(text, &save); st; st = next_statement(NULL, &save)) {
         if (strncmp(st, "cl1_acc", 7) != 0 || !(st[7] >= '0' && st[7] <= '9'))
             return 0;
         const char *op = st + 8;
@@ -102,11 +113,8 @@ int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char
     if (strchr(text, '{') || strchr(text, '}') || strchr(text, '?') || strchr(text, ','))
         return 0;
     int n = 0;
-    for (char *st = strtok(text, ";"); st; st = strtok(NULL, ";")) {
-        while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
-            st++;
-        if (!*st)
-            continue;
+    char *save;
+    for (char *st = next_statement(text, &save); st; st = next_statement(NULL, &save)) {
         const char *rhs;
         int c = reset_of(p, st, a, &rhs);
         if (c < 0 || seeds[c])
@@ -148,11 +156,8 @@ int stage_only_thread_vars_before(const kernel *k, const stage_plan *p, arena *a
                 *c = ' ';
             c--;
         }
-    for (char *st = strtok(before, ";"); st; st = strtok(NULL, ";")) {
-        while (*st == ' ' || *st == '\t' || *st == '\n' || *st == '\r')
-            st++;
-        if (!*st)
-            continue;
+    char *save;
+    for (char *st = next_statement(before, &save); st; st = next_statement(NULL, &save)) {
         const char *eq = strchr(st, '=');
         int known = 0;
         for (int d = 0; eq && d < 3; d++) {
