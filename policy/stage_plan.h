@@ -68,8 +68,8 @@ int stage_sums_only(const char *body, arena *a);
  * accumulated arrays (the loop writes nothing else, so E may be evaluated
  * after it): the element's reset, the barrier after it and the read-back
  * can go, the sum starting from 0 and E joining it at the end.  1 with
- * seeds[c] = E (NULL for an accumulator pre does not reset); 0 when pre is
- * anything else */
+ * seeds[c] = E (NULL for an accumulator pre does not reset); 0, every
+ * seed NULL, when pre is empty or anything else */
 int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds);
 /* the statement that ends accumulator c's sum acc: "OUT = (SEED) + ACC;"
  * with a seed, else "OUT = OUT + ACC;" (OUT: BASE[INDEX], or BASE) */

@@ -241,10 +241,7 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
         sb_printf(&ph, "\t\t%s\n", sb_str(&pre_decls) + 1);
     /* an element reset before the loop joins the sum at its end instead */
     const char *seeds[max_accs];
-    int seeded = pre.len && stage_reset_seeds(&p, sb_str(&pre), a, seeds);
-    if (!seeded)
-        for (size_t c = 0; c < p.n_accs; c++)
-            seeds[c] = NULL;
+    int seeded = stage_reset_seeds(&p, sb_str(&pre), a, seeds);
     if (pre.len && !seeded)
         sb_printf(&ph, "\t\tif (cl1_in && cl1_r == 0) {%s }\n\t\t__syncthreads();\n", sb_str(&pre));
     for (size_t c = 0; c < p.n_accs; c++)

@@ -105,10 +105,9 @@ static int reset_of(const stage_plan *p, const char *st, arena *a, const char **
     return found;
 }
 
-int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds)
+/* stage_reset_seeds' work; seeds may be half filled when it returns 0 */
+static int collect_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds)
 {
-    for (size_t c = 0; c < p->n_accs; c++)
-        seeds[c] = NULL;
     char *text = arena_printf(a, "%s", pre);
     if (strchr(text, '{') || strchr(text, '}') || strchr(text, '?') || strchr(text, ','))
         return 0;
@@ -123,6 +122,17 @@ int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char
         n++;
     }
     return n > 0;
+}
+
+int stage_reset_seeds(const stage_plan *p, const char *pre, arena *a, const char **seeds)
+{
+    for (size_t c = 0; c < p->n_accs; c++)
+        seeds[c] = NULL;
+    if (pre[0] && collect_seeds(p, pre, a, seeds))
+        return 1;
+    for (size_t c = 0; c < p->n_accs; c++)
+        seeds[c] = NULL;
+    return 0;
 }
 
 /* the element an accumulator's sum ends in: "BASE[INDEX] = (SEED) + ACC"
@@ -210,10 +220,7 @@ static void render_rows_at_once(strbuf *sb, const stage_plan *p, const char *bod
     if (pre_decls[0])
         sb_printf(sb, "\t\t%s\n", pre_decls);
     const char *seeds[max_accs];
-    if (!pre[0] || !stage_reset_seeds(p, pre, a, seeds))
-        for (size_t c = 0; c < p->n_accs; c++)
-            seeds[c] = NULL;
-    else
+    if (stage_reset_seeds(p, pre, a, seeds))
         pre = "";
     if (pre[0]) {
         sb_puts(sb, "\t\tif (cl1_lane == 0) {\n");
@@ -359,10 +366,7 @@ static void render_one_row(strbuf *sb, const stage_plan *p, const char *body, co
         sb_printf(sb, "\t\t\t%s\n", pre_decls);
     /* an element reset before the loop joins the sum at its end instead */
     const char *seeds[max_accs];
-    if (!pre[0] || !stage_reset_seeds(p, pre, a, seeds))
-        for (size_t c = 0; c < p->n_accs; c++)
-            seeds[c] = NULL;
-    else
+    if (stage_reset_seeds(p, pre, a, seeds))
         pre = "";
     if (pre[0])
         sb_printf(sb, "\t\t\tif (cl1_lane == 0) {%s }\n\t\t\t__syncwarp();\n", pre);
