@@ -122,8 +122,10 @@ pol_edit pol_grid_y_marker(const tu_model *m, const kernel *k, int factor, arena
  * order consecutive slices of one original block, so that neighbouring
  * data is read at the same time, as by the original's blocks (on a 64 MB
  * matrix, testsuite/bench/sums_check.cu on an H100: col_split8 57% -> 60%
- * of the copy bandwidth, wide_rows_vec 80% -> 81%; the same sums written
- * by hand reach 82% and 91%, for a reason not found yet); on any other
+ * of the copy bandwidth, wide_rows_vec 80% -> 81%; what the hand-written
+ * sums' 82% and 91% had beside was no loop of one trip, which the
+ * transforms now leave out on that grid, testsuite/bench/sums_parts.cu);
+ * on any other
  * height, and for other kernels, blockIdx.x and blockIdx.y (text.c) */
 void pol_taller_block_ids(const tu_model *m, const kernel *k, int factor, strbuf *sb, const char **bx,
                           const char **by);

@@ -34,8 +34,6 @@
 #include "internal.h"
 #include "stage_plan.h"
 
-/* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
- * accumulators: a sum the lanes may split */
 /* the next ';'-separated statement of text (NULL: of the text before;
  * strtok_r's state in *save), its leading blanks skipped, empty ones
  * passed over; NULL after the last */
@@ -50,6 +48,8 @@ static char *next_statement(char *text, char **save)
     return NULL;
 }
 
+/* every statement of the body is "cl1_accN += EXPR" with EXPR free of the
+ * accumulators: a sum the lanes may split */
 int stage_sums_only(const char *body, arena *a)
 {
     const char *open = strchr(body, '{'), *close = strrchr(body, '}');
