@@ -59,6 +59,17 @@ static int run_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int
     return pol_transform_sweep(m, k, f, x, a, out, why);
 }
 
+/* sweep_tile on spread's grid, which it needs: each block's live threads
+ * one warp */
+static int run_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
+                          arena *a, pol_edit_vec *out, const char **why)
+{
+    (void)y;
+    if (pol_transform_spread(m, k, f, a, out, why))
+        return 1;
+    return pol_transform_sweep_tile(m, k, f, x, a, out, why);
+}
+
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                       arena *a, pol_edit_vec *out, const char **why)
 {
@@ -133,6 +144,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"sweep16", "sweep", LOOP, 0, run_sweep, 16, 0},
     {"sweep8_spread", "sweep", LOOP, TALLER, run_sweep, 8, 1},
     {"sweep16_spread", "sweep", LOOP, TALLER, run_sweep, 16, 1},
+    {"sweep_tile32_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 32, 0},
+    {"sweep_tile64_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 64, 0},
 };
 
 size_t pol_transform_count(void)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # emulate_sweep.sh POL_TOOL SRC_DIR: the sweep8 and sweep16 variants (and
-# sweep8_spread, sweep16_spread on grids 1 to 3 high) of
+# sweep8_spread, sweep16_spread on grids 1 to 3 high; sweep_tile32_spread
+# and sweep_tile64_spread, warps run as coroutines, on grids 1 to 3 high:
+# the tiles on 2, the original loop on the others) of
 # fixtures/sweeps.cu (adi's forward and backward row sweeps, a column walk
 # reading two steps back and the same step's store) give the original's
 # bits, element for element, on lines whose length the steps divide and do
@@ -26,17 +28,26 @@ case $out in
 "refused: the loop calls a function that may write memory") echo "ok: calls_store refused" ;;
 *) echo "FAIL: calls_store: $out"; fail=1 ;;
 esac
+out=$("$tool" "$src/fixtures/sweeps.cu" col_sweep sweep_tile32_spread --distinct --shape 64,1,1 --flat-grid)
+case $out in
+"refused: an array is not walked along a row"*) echo "ok: col_sweep refused by sweep_tile32_spread" ;;
+*) echo "FAIL: col_sweep sweep_tile32_spread: $out"; fail=1 ;;
+esac
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
     for t in sweep8 sweep16 sweep8_spread sweep16_spread; do
         for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
     done
+    for t in sweep_tile32_spread sweep_tile64_spread; do
+        for kernel in row_sweep back_sweep; do variant $kernel $t; done
+    done
     cat <<'CPP'
 /* row sweeps: n lines of W floats; the original and the variant on the same
  * inputs, blocks of 64 over n + 40 threads (some past the guard) */
 template <class K0, class K1>
-static int check_rows(const char *name, int n, K0 original, K1 variant, unsigned height = 1)
+static int check_rows(const char *name, int n, K0 original, K1 variant, unsigned height = 1,
+                      bool synced = false)
 {
     size_t len = (size_t)(n + 40) * W;
     float *a = new float[len], *b0 = new float[len], *b1 = new float[len], *x0 = new float[len], *x1 = new float[len];
@@ -46,7 +57,10 @@ static int check_rows(const char *name, int n, K0 original, K1 variant, unsigned
     memcpy(b1, b0, len * sizeof *b0), memcpy(x1, x0, len * sizeof *x0);
     emu_dim3 grid = {(unsigned)(n + 40 + 63) / 64, 1, 1};
     emu_launch(grid, {64, 1, 1}, [&] { original(n, a, b0, x0); });
-    emu_launch({grid.x, height, 1}, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
+    if (synced)
+        emu_launch_synced({grid.x, height, 1}, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
+    else
+        emu_launch({grid.x, height, 1}, {64, 1, 1}, [&] { variant(n, a, b1, x1); });
     char what[96];
     snprintf(what, sizeof what, "%s, n %d, grid %u high", name, n, height);
     int bad = emu_same(what, x0, x1, len * sizeof *x0) | emu_same(what, b0, b1, len * sizeof *b0);
@@ -83,7 +97,13 @@ int main()
         for (unsigned h : {1u, 2u, 3u}) {
             bad |= check_rows("row_sweep sweep8_spread", n, row_sweep, row_sweep_sweep8_spread, h);
             bad |= check_rows("back_sweep sweep16_spread", n, back_sweep, back_sweep_sweep16_spread, h);
-            runs += 2;
+            bad |= check_rows("row_sweep sweep_tile32_spread", n, row_sweep, row_sweep_sweep_tile32_spread, h, true);
+            bad |= check_rows("back_sweep sweep_tile32_spread", n, back_sweep, back_sweep_sweep_tile32_spread, h,
+                              true);
+            bad |= check_rows("row_sweep sweep_tile64_spread", n, row_sweep, row_sweep_sweep_tile64_spread, h, true);
+            bad |= check_rows("back_sweep sweep_tile64_spread", n, back_sweep, back_sweep_sweep_tile64_spread, h,
+                              true);
+            runs += 6;
         }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};

@@ -1,0 +1,50 @@
+/*
+ * sweep_plan.h: what sweep_plan.c finds in a kernel whose threads each walk
+ * their own line one step after another, shared by the two variants of
+ * such a walk: transform_sweep.c (T steps' loads in registers first) and
+ * transform_sweep_tile.c (a warp's lines staged through shared memory).
+ * Private to policy/.
+ */
+#ifndef CL1_POLICY_SWEEP_PLAN_H
+#define CL1_POLICY_SWEEP_PLAN_H
+
+#include <stdint.h>
+
+#include "stage_plan.h"
+
+enum { sweep_max_accesses = 24 };
+
+/* one array access in the loop */
+typedef struct sweep_access {
+    size_t node;          /* its BODY_SUBSCRIPT */
+    const char *base, *index, *type;
+    int is_write;
+    int write;            /* a read of a written array: that write's access; -1 */
+    int distance;         /* the write's step minus this read's */
+    int forwarded_now;    /* distance 0, after the write in the step: its value */
+} sweep_access;
+
+typedef struct sweep_plan {
+    stage_plan p;
+    sweep_access acc[sweep_max_accesses];
+    size_t n;
+} sweep_plan;
+
+/* "t = blockIdx.x*blockDim.x + threadIdx.x; if (G) { for (int v = L; v < U;
+ * v++) { W[..] = E; ... } }": the loop only assigns elements of pointer
+ * parameters at indices that are sums of products of v, t, scalar
+ * parameters, numbers and macros of one value, each moving with v; calls
+ * nothing that may store; each array written once a step, its reads at a
+ * fixed distance from the write.  1 with *why when refused */
+int sweep_analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep_plan *s, arena *a,
+                  const char **why);
+/* the index expression at loop value v, every other name at trial's
+ * random value; 0 when it is not a sum of products of names and numbers */
+int sweep_eval_index(const char *index, const char *loop_var, uint64_t v, int trial, uint64_t *out);
+/* the d in [-16, 16] with read(v) == write(v + d) at every trial, or 0
+ * with *found 0 */
+int sweep_distance(const char *read, const char *write, const char *loop_var, int *found);
+/* the assignment whose target is the write subscript at body node w */
+const body_node *sweep_assignment_of(const kernel *k, size_t w);
+
+#endif

@@ -1,0 +1,310 @@
+/*
+ * transform_sweep_tile.c: `sweep_tile32_spread`, `sweep_tile64_spread`: a
+ * warp's sequential row walks staged through shared memory.  In the walks
+ * sweep_plan.c finds ("t = blockIdx.x*blockDim.x + threadIdx.x; if (G) {
+ * for (int v = L; v < U; v++) { X[t*N + v] = ...; } }", adi's sweeps, a
+ * tridiagonal solve along rows) each lane of a warp reads its own row, so
+ * one load of the warp touches 32 lines and every step waits a memory
+ * latency: adi's best (`spread`) spends about 500 ns a step.  Here the warp
+ * loads its 32 rows' next T steps together, a row's consecutive elements
+ * by consecutive lanes (coalesced), into a shared tile; each lane then runs
+ * its T steps on its own row of the tile, the statements unchanged but for
+ * the array elements, which become the tile's; then the warp stores the
+ * elements the steps wrote, coalesced again.  A step costs its arithmetic
+ * (the chain of divisions) and the walk a load and a store latency every T
+ * steps.
+ *
+ * Each array's accesses lie at fixed distances from its first one
+ * (sweep_distance: access x at step v touches the element the first
+ * touches at step v + d_x), so the tile holds positions v0 + dmin ..
+ * v0 + T - 1 + dmax of every row, loaded where a read of a step that runs
+ * needs them and stored where a write of one wrote them: the same elements
+ * the original reads and writes, nothing past them.  Only the thread's own
+ * row is touched, in the thread's order, so each lane computes what its
+ * thread did, bit for bit.  A race-free original has no thread reading
+ * what another writes; elements loaded before their step are therefore the
+ * ones the original read.
+ *
+ * The warp's 32 rows are those of its 32 lanes; it needs all of them
+ * present and each block's live threads one warp: run with spread's edits
+ * (transform_spread.c), on its grid exactly (blockDim.x / 32) tall, where
+ * every block's live threads are lanes 0..31 of one warp (`cl1cc_slice ==
+ * 32`); on any other grid the original loop runs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sweep_plan.h"
+
+enum { max_arrays = 8, max_smem = 40 * 1024 };
+
+/* an array of the walk and its tile */
+typedef struct tiled_array {
+    const char *base, *type, *index; /* index: its first access's */
+    int dmin, dmax;                  /* the accesses' positions, step + d */
+    int reads[sweep_max_accesses];   /* the reads' distances, once each */
+    size_t n_reads;
+    int written, write_d;
+} tiled_array;
+
+typedef struct tile_plan {
+    sweep_plan s;
+    tiled_array arr[max_arrays];
+    size_t n;
+    int array_of[sweep_max_accesses]; /* access -> array */
+    int distance[sweep_max_accesses]; /* access -> its d */
+} tile_plan;
+
+static size_t element_size(const char *type)
+{
+    static const char *const four[] = {"float", "int", "unsigned", "unsigned int", NULL};
+    static const char *const eight[] = {"double", "long", "long long", "unsigned long",
+                                        "unsigned long long", "size_t", NULL};
+    for (int i = 0; four[i]; i++)
+        if (strcmp(type, four[i]) == 0)
+            return 4;
+    for (int i = 0; eight[i]; i++)
+        if (strcmp(type, eight[i]) == 0)
+            return 8;
+    return 0;
+}
+
+/* 1 when consecutive steps of index are consecutive elements (either way):
+ * a row walk, whose lanes read 32 lines a step */
+static int along_row(const char *index, const char *loop_var)
+{
+    for (int trial = 0; trial < 4; trial++) {
+        uint64_t at = 1000003ULL * (uint64_t)(trial + 3), here, next;
+        if (!sweep_eval_index(index, loop_var, at, trial, &here) ||
+            !sweep_eval_index(index, loop_var, at + 1, trial, &next))
+            return 0;
+        if (next - here != 1 && here - next != 1)
+            return 0;
+    }
+    return 1;
+}
+
+static int plan_tiles(tile_plan *t, int steps, const char **why)
+{
+    const sweep_plan *s = &t->s;
+    const char *v = s->p.loop_var;
+    for (size_t i = 0; i < s->n; i++) {
+        const sweep_access *x = &s->acc[i];
+        size_t j = 0;
+        while (j < t->n && strcmp(t->arr[j].base, x->base) != 0)
+            j++;
+        if (j == t->n) {
+            if (t->n == max_arrays) {
+                *why = "too many arrays in the walk";
+                return 1;
+            }
+            if (!along_row(x->index, v)) {
+                *why = "an array is not walked along a row (a step's next element is not the next "
+                       "one): its lanes' loads are coalesced already";
+                return 1;
+            }
+            if (!element_size(x->type)) {
+                *why = "an array's elements are not of an arithmetic type the tile knows";
+                return 1;
+            }
+            tiled_array *n = &t->arr[t->n++];
+            memset(n, 0, sizeof *n);
+            n->base = x->base, n->type = x->type, n->index = x->index;
+        }
+        tiled_array *arr = &t->arr[j];
+        int found;
+        int d = sweep_distance(x->index, arr->index, v, &found);
+        if (!found) {
+            *why = "an access is no fixed number of steps from its array's first";
+            return 1;
+        }
+        t->array_of[i] = (int)j, t->distance[i] = d;
+        arr->dmin = d < arr->dmin ? d : arr->dmin;
+        arr->dmax = d > arr->dmax ? d : arr->dmax;
+        if (x->is_write) {
+            arr->written = 1, arr->write_d = d;
+        } else {
+            size_t r = 0;
+            while (r < arr->n_reads && arr->reads[r] != d)
+                r++;
+            if (r == arr->n_reads)
+                arr->reads[arr->n_reads++] = d;
+        }
+    }
+    size_t bytes = 0;
+    for (size_t j = 0; j < t->n; j++)
+        bytes += 32 * (size_t)((steps + t->arr[j].dmax - t->arr[j].dmin) | 1) * element_size(t->arr[j].type);
+    if (bytes > max_smem) {
+        *why = "the tiles would not fit in 40 KB of shared memory";
+        return 1;
+    }
+    return 0;
+}
+
+/* the columns of array j's tile that a step of this tile reads (or, with
+ * write, writes) at distance d: step v = position - d in [v0, v0 + T) and
+ * under the loop's bound */
+static void column_condition(strbuf *sb, const tile_plan *t, const tiled_array *arr, int d, int steps)
+{
+    int first = d - arr->dmin;
+    sb_printf(sb, "(cl1_c >= %d && cl1_c < %d && cl1_p - (%d) < (%s))", first, first + steps, d,
+              t->s.p.upper);
+}
+
+/* the loop body with every array element replaced by its tile's */
+static const char *render_step(const kernel *k, const tile_plan *t, arena *a)
+{
+    const stage_plan *p = &t->s.p;
+    size_t order[sweep_max_accesses];
+    for (size_t i = 0; i < t->s.n; i++)
+        order[i] = i;
+    /* in the order of their position (none inside another: no nested subscripts) */
+    for (size_t i = 1; i < t->s.n; i++)
+        for (size_t j = i; j > 0 && k->body.items[t->s.acc[order[j]].node].range.begin <
+                                        k->body.items[t->s.acc[order[j - 1]].node].range.begin;
+             j--) {
+            size_t o = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = o;
+        }
+    strbuf sb;
+    sb_init(&sb);
+    size_t at = p->body_begin;
+    for (size_t o = 0; o < t->s.n; o++) {
+        size_t i = order[o];
+        const body_node *b = &k->body.items[t->s.acc[i].node];
+        const tiled_array *arr = &t->arr[t->array_of[i]];
+        sb_append(&sb, p->text + at, b->range.begin - at);
+        sb_printf(&sb, "cl1_tile%d[cl1_lane][cl1_s + %d]", t->array_of[i], t->distance[i] - arr->dmin);
+        at = b->range.end;
+    }
+    sb_append(&sb, p->text + at, p->body_end - at);
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}
+
+/* the element of array j's tile that lane cl1_lane moves in batch slot
+ * cl1_u: element e of the 32 rows' tile (row e / width, column e % width),
+ * e = (cl1_i0 + cl1_u) * 32 + lane, so that a warp's 32 accesses are
+ * consecutive elements of one or two rows; cl1_okJ[cl1_u] says whether a
+ * step of this tile reads (write 0) or wrote (write 1) it */
+static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, int write,
+                         const char *row_guard)
+{
+    const tiled_array *arr = &t->arr[j];
+    const char *tv = t->s.p.thread_var[0];
+    int width = steps + arr->dmax - arr->dmin;
+    sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
+    sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
+              tv, tv, tv);
+    sb_printf(sb, "\t\t\t\tconst %s cl1_p = cl1_v0 + (%d) + cl1_c;\n", t->s.p.var_type, arr->dmin);
+    sb_printf(sb, "\t\t\t\tcl1_ok%zu[cl1_u] = cl1_e < %d && (%s) && (", j, 32 * width, row_guard);
+    if (write) {
+        column_condition(sb, t, arr, arr->write_d, steps);
+    } else {
+        for (size_t r = 0; r < arr->n_reads; r++) {
+            sb_puts(sb, r ? "\n\t\t\t\t    || " : "");
+            column_condition(sb, t, arr, arr->reads[r], steps);
+        }
+    }
+    sb_puts(sb, ");\n");
+}
+
+/* the warp's pass over the tiles, loads (write 0) or stores (write 1) of
+ * every array read (written) in the walk: `batch` elements a lane of each
+ * array in flight at once, their loads all issued before any is used (a
+ * load's use in the same slot would make each wait for the one before) */
+static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, const char *row_guard,
+                      arena *a)
+{
+    const stage_plan *p = &t->s.p;
+    const char *tv = p->thread_var[0];
+    int widest = 0;
+    for (size_t j = 0; j < t->n; j++) {
+        int width = steps + t->arr[j].dmax - t->arr[j].dmin;
+        widest = width > widest ? width : widest;
+    }
+    int batch = (widest + 2) / 3 < 16 ? (widest + 2) / 3 : 16;
+    sb_printf(sb, "\t\tfor (int cl1_i0 = 0; cl1_i0 < %d; cl1_i0 += %d) {\n", widest, batch);
+    for (size_t j = 0; j < t->n; j++) {
+        const tiled_array *arr = &t->arr[j];
+        if (write ? !arr->written : !arr->n_reads)
+            continue;
+        sb_printf(sb, "\t\t\t%s cl1_x%zu[%d];\n\t\t\tbool cl1_ok%zu[%d];\n", arr->type, j, batch, j, batch);
+    }
+    /* first every slot's access of global memory (loads: into registers;
+     * stores: the tile's values read first, then stored) */
+    for (int phase = 0; phase < 2; phase++) {
+        sb_printf(sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_u = 0; cl1_u < %d; cl1_u++) {\n", batch);
+        sb_puts(sb, "\t\t\t\tconst int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;\n");
+        for (size_t j = 0; j < t->n; j++) {
+            const tiled_array *arr = &t->arr[j];
+            if (write ? !arr->written : !arr->n_reads)
+                continue;
+            const char *index = stage_substitute(stage_substitute(arr->index, p->loop_var, "cl1_p", a), tv,
+                                                 "cl1_row", a);
+            sb_puts(sb, "\t\t\t\t{\n");
+            if (phase == 0) {
+                emit_element(sb, t, j, steps, write, row_guard);
+                if (write)
+                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_x%zu[cl1_u] = cl1_tile%zu[cl1_r][cl1_c];\n", j, j,
+                              j);
+                else
+                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_x%zu[cl1_u] = %s[%s];\n", j, j, arr->base,
+                              index);
+            } else {
+                int width = steps + arr->dmax - arr->dmin;
+                sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
+                if (write) {
+                    sb_printf(sb,
+                              "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + "
+                              "(decltype(%s))cl1_r;\n",
+                              tv, tv, tv, tv);
+                    sb_printf(sb, "\t\t\t\tconst %s cl1_p = cl1_v0 + (%d) + cl1_c;\n", p->var_type, arr->dmin);
+                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) %s[%s] = cl1_x%zu[cl1_u];\n", j, arr->base, index,
+                              j);
+                } else {
+                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_tile%zu[cl1_r][cl1_c] = cl1_x%zu[cl1_u];\n", j,
+                              j, j);
+                }
+            }
+            sb_puts(sb, "\t\t\t\t}\n");
+        }
+        sb_puts(sb, "\t\t\t}\n");
+    }
+    sb_puts(sb, "\t\t}\n");
+}
+
+int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int steps, arena *a,
+                             pol_edit_vec *out, const char **why)
+{
+    tile_plan t;
+    memset(&t, 0, sizeof t);
+    if (sweep_analyse(m, k, f, &t.s, a, why) || plan_tiles(&t, steps, why))
+        return 1;
+    const stage_plan *p = &t.s.p;
+    const char *tv = p->thread_var[0];
+    const char *row_guard = stage_substitute(p->cond, tv, "cl1_row", a);
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, "if (cl1cc_slice == 32 && blockDim.x % 32 == 0) {\n");
+    for (size_t j = 0; j < t.n; j++)
+        sb_printf(&sb, "\t__shared__ %s cl1_tile%zu[32][%d];\n", t.arr[j].type, j,
+                  (steps + t.arr[j].dmax - t.arr[j].dmin) | 1);
+    sb_puts(&sb, "\tconst unsigned cl1_lane = threadIdx.x % 32;\n");
+    sb_printf(&sb, "\tconst bool cl1_in = (%s);\n", p->cond);
+    sb_printf(&sb, "\tfor (%s cl1_v0 = (%s); cl1_v0 < (%s); cl1_v0 += %d) {\n", p->var_type, p->lower, p->upper,
+              steps);
+    emit_pass(&sb, &t, steps, 0, row_guard, a);
+    sb_puts(&sb, "\t\t__syncwarp();\n");
+    sb_printf(&sb, "\t\t#pragma unroll\n\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", steps);
+    sb_printf(&sb, "\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\tif (cl1_in && %s < (%s))\n\t\t\t%s\n", p->var_type,
+              p->loop_var, p->loop_var, p->upper, render_step(k, &t, a));
+    sb_puts(&sb, "\t\t}\n\t\t__syncwarp();\n");
+    emit_pass(&sb, &t, steps, 1, row_guard, a);
+    sb_puts(&sb, "\t\t__syncwarp();\n\t}\n");
+    stage_replace_guard(k, p, sb_str(&sb), NULL, a, out);
+    sb_free(&sb);
+    return 0;
+}

@@ -1,0 +1,125 @@
+/* cl1cc-launch: grid.y x2 */
+__global__ void row_sweep(int n, float *A, float *B, float *X)
+{
+    unsigned cl1cc_slice = (blockDim.x + gridDim.y - 1) / gridDim.y;
+    if (threadIdx.x >= cl1cc_slice || blockIdx.y * cl1cc_slice + threadIdx.x >= blockDim.x)
+        return;
+    int t = blockIdx.x * blockDim.x + (blockIdx.y * cl1cc_slice + threadIdx.x);
+    if (cl1cc_slice == 32 && blockDim.x % 32 == 0) {
+    	__shared__ float cl1_tile0[32][33];
+    	__shared__ float cl1_tile1[32][33];
+    	__shared__ float cl1_tile2[32][33];
+    	const unsigned cl1_lane = threadIdx.x % 32;
+    	const bool cl1_in = (t < n);
+    	for (int cl1_v0 = (1); cl1_v0 < (n); cl1_v0 += 32) {
+    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 11) {
+    			float cl1_x0[11];
+    			bool cl1_ok0[11];
+    			float cl1_x1[11];
+    			bool cl1_ok1[11];
+    			float cl1_x2[11];
+    			bool cl1_ok2[11];
+    			#pragma unroll
+    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (-1) + cl1_c;
+    				cl1_ok0[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 0 && cl1_c < 32 && cl1_p - (-1) < (n)));
+    				if (cl1_ok0[cl1_u]) cl1_x0[cl1_u] = X[cl1_row * W + cl1_p];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				cl1_ok1[cl1_u] = cl1_e < 1024 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n)));
+    				if (cl1_ok1[cl1_u]) cl1_x1[cl1_u] = A[cl1_row * W + cl1_p];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				cl1_ok2[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n)));
+    				if (cl1_ok2[cl1_u]) cl1_x2[cl1_u] = B[cl1_row * W + (cl1_p - 1)];
+    				}
+    			}
+    			#pragma unroll
+    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				if (cl1_ok0[cl1_u]) cl1_tile0[cl1_r][cl1_c] = cl1_x0[cl1_u];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
+    				if (cl1_ok1[cl1_u]) cl1_tile1[cl1_r][cl1_c] = cl1_x1[cl1_u];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				if (cl1_ok2[cl1_u]) cl1_tile2[cl1_r][cl1_c] = cl1_x2[cl1_u];
+    				}
+    			}
+    		}
+    		__syncwarp();
+    		#pragma unroll
+    		for (int cl1_s = 0; cl1_s < 32; cl1_s++) {
+    			const int v = cl1_v0 + cl1_s;
+    			if (cl1_in && v < (n))
+    			 {
+                cl1_tile0[cl1_lane][cl1_s + 1] = cl1_tile0[cl1_lane][cl1_s + 1] - cl1_tile0[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
+                cl1_tile2[cl1_lane][cl1_s + 1] = cl1_tile2[cl1_lane][cl1_s + 1] - cl1_tile1[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
+            }
+    		}
+    		__syncwarp();
+    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 11) {
+    			float cl1_x0[11];
+    			bool cl1_ok0[11];
+    			float cl1_x2[11];
+    			bool cl1_ok2[11];
+    			#pragma unroll
+    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (-1) + cl1_c;
+    				cl1_ok0[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n)));
+    				if (cl1_ok0[cl1_u]) cl1_x0[cl1_u] = cl1_tile0[cl1_r][cl1_c];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				cl1_ok2[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n)));
+    				if (cl1_ok2[cl1_u]) cl1_x2[cl1_u] = cl1_tile2[cl1_r][cl1_c];
+    				}
+    			}
+    			#pragma unroll
+    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (-1) + cl1_c;
+    				if (cl1_ok0[cl1_u]) X[cl1_row * W + cl1_p] = cl1_x0[cl1_u];
+    				}
+    				{
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				if (cl1_ok2[cl1_u]) B[cl1_row * W + (cl1_p - 1)] = cl1_x2[cl1_u];
+    				}
+    			}
+    		}
+    		__syncwarp();
+    	}
+    } else if (t < n) {
+        for (int v = 1; v < n; v++) {
+            X[t * W + v] = X[t * W + v] - X[t * W + (v - 1)] * A[t * W + v] / B[t * W + (v - 1)];
+            B[t * W + v] = B[t * W + v] - A[t * W + v] * A[t * W + v] / B[t * W + (v - 1)];
+        }
+    }
+}
