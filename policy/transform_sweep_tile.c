@@ -225,7 +225,7 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, cons
         int width = steps + t->arr[j].dmax - t->arr[j].dmin;
         widest = width > widest ? width : widest;
     }
-    int batch = (widest + 2) / 3 < 16 ? (widest + 2) / 3 : 16;
+    int batch = widest <= 40 ? (widest + 1) / 2 : (widest + 2) / 3 < 22 ? (widest + 2) / 3 : 22;
     sb_printf(sb, "\t\tfor (int cl1_i0 = 0; cl1_i0 < %d; cl1_i0 += %d) {\n", widest, batch);
     for (size_t j = 0; j < t->n; j++) {
         const tiled_array *arr = &t->arr[j];
@@ -298,9 +298,18 @@ int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts
               steps);
     emit_pass(&sb, &t, steps, 0, row_guard, a);
     sb_puts(&sb, "\t\t__syncwarp();\n");
-    sb_printf(&sb, "\t\t#pragma unroll\n\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", steps);
-    sb_printf(&sb, "\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\tif (cl1_in && %s < (%s))\n\t\t\t%s\n", p->var_type,
-              p->loop_var, p->loop_var, p->upper, render_step(k, &t, a));
+    /* a whole tile's steps without a test between them, one block: the
+     * compiler keeps a value a step stores for the next step's read (a
+     * test a step would make each read wait for the store before it) */
+    const char *step = render_step(k, &t, a);
+    sb_printf(&sb, "\t\tif (cl1_in && cl1_v0 + %d <= (%s)) {\n", steps, p->upper);
+    sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", steps);
+    sb_printf(&sb, "\t\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\t\t(void)%s;\n\t\t\t\t%s\n\t\t\t}\n", p->var_type,
+              p->loop_var, p->loop_var, step);
+    sb_puts(&sb, "\t\t} else if (cl1_in) {\n");
+    sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", steps);
+    sb_printf(&sb, "\t\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\t\tif (%s < (%s))\n\t\t\t\t%s\n\t\t\t}\n",
+              p->var_type, p->loop_var, p->loop_var, p->upper, step);
     sb_puts(&sb, "\t\t}\n\t\t__syncwarp();\n");
     emit_pass(&sb, &t, steps, 1, row_guard, a);
     sb_puts(&sb, "\t\t__syncwarp();\n\t}\n");

@@ -12,15 +12,15 @@ __global__ void back_sweep(int n, float *A, float *B, float *X)
     	const unsigned cl1_lane = threadIdx.x % 32;
     	const bool cl1_in = (t < n);
     	for (int cl1_v0 = (0); cl1_v0 < (n - 2); cl1_v0 += 64) {
-    		for (int cl1_i0 = 0; cl1_i0 < 65; cl1_i0 += 16) {
-    			float cl1_x0[16];
-    			bool cl1_ok0[16];
-    			float cl1_x1[16];
-    			bool cl1_ok1[16];
-    			float cl1_x2[16];
-    			bool cl1_ok2[16];
+    		for (int cl1_i0 = 0; cl1_i0 < 65; cl1_i0 += 22) {
+    			float cl1_x0[22];
+    			bool cl1_ok0[22];
+    			float cl1_x1[22];
+    			bool cl1_ok1[22];
+    			float cl1_x2[22];
+    			bool cl1_ok2[22];
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 16; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 22; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 65, cl1_c = cl1_e % 65;
@@ -46,7 +46,7 @@ __global__ void back_sweep(int n, float *A, float *B, float *X)
     				}
     			}
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 16; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 22; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 65, cl1_c = cl1_e % 65;
@@ -63,20 +63,31 @@ __global__ void back_sweep(int n, float *A, float *B, float *X)
     			}
     		}
     		__syncwarp();
-    		#pragma unroll
-    		for (int cl1_s = 0; cl1_s < 64; cl1_s++) {
-    			const int v = cl1_v0 + cl1_s;
-    			if (cl1_in && v < (n - 2))
-    			 {
+    		if (cl1_in && cl1_v0 + 64 <= (n - 2)) {
+    			#pragma unroll
+    			for (int cl1_s = 0; cl1_s < 64; cl1_s++) {
+    				const int v = cl1_v0 + cl1_s;
+    				(void)v;
+    				 {
                 cl1_tile0[cl1_lane][cl1_s + 0] = (cl1_tile0[cl1_lane][cl1_s + 0] - cl1_tile0[cl1_lane][cl1_s + 1] * cl1_tile1[cl1_lane][cl1_s + 0]) / cl1_tile2[cl1_lane][cl1_s + 0];
             }
+    			}
+    		} else if (cl1_in) {
+    			#pragma unroll
+    			for (int cl1_s = 0; cl1_s < 64; cl1_s++) {
+    				const int v = cl1_v0 + cl1_s;
+    				if (v < (n - 2))
+    				 {
+                cl1_tile0[cl1_lane][cl1_s + 0] = (cl1_tile0[cl1_lane][cl1_s + 0] - cl1_tile0[cl1_lane][cl1_s + 1] * cl1_tile1[cl1_lane][cl1_s + 0]) / cl1_tile2[cl1_lane][cl1_s + 0];
+            }
+    			}
     		}
     		__syncwarp();
-    		for (int cl1_i0 = 0; cl1_i0 < 65; cl1_i0 += 16) {
-    			float cl1_x0[16];
-    			bool cl1_ok0[16];
+    		for (int cl1_i0 = 0; cl1_i0 < 65; cl1_i0 += 22) {
+    			float cl1_x0[22];
+    			bool cl1_ok0[22];
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 16; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 22; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 65, cl1_c = cl1_e % 65;
@@ -87,7 +98,7 @@ __global__ void back_sweep(int n, float *A, float *B, float *X)
     				}
     			}
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 16; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 22; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 65, cl1_c = cl1_e % 65;

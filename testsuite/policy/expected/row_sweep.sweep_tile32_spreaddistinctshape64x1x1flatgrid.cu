@@ -12,15 +12,15 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     	const unsigned cl1_lane = threadIdx.x % 32;
     	const bool cl1_in = (t < n);
     	for (int cl1_v0 = (1); cl1_v0 < (n); cl1_v0 += 32) {
-    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 11) {
-    			float cl1_x0[11];
-    			bool cl1_ok0[11];
-    			float cl1_x1[11];
-    			bool cl1_ok1[11];
-    			float cl1_x2[11];
-    			bool cl1_ok2[11];
+    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 17) {
+    			float cl1_x0[17];
+    			bool cl1_ok0[17];
+    			float cl1_x1[17];
+    			bool cl1_ok1[17];
+    			float cl1_x2[17];
+    			bool cl1_ok2[17];
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
@@ -47,7 +47,7 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     				}
     			}
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
@@ -64,23 +64,35 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     			}
     		}
     		__syncwarp();
-    		#pragma unroll
-    		for (int cl1_s = 0; cl1_s < 32; cl1_s++) {
-    			const int v = cl1_v0 + cl1_s;
-    			if (cl1_in && v < (n))
-    			 {
+    		if (cl1_in && cl1_v0 + 32 <= (n)) {
+    			#pragma unroll
+    			for (int cl1_s = 0; cl1_s < 32; cl1_s++) {
+    				const int v = cl1_v0 + cl1_s;
+    				(void)v;
+    				 {
                 cl1_tile0[cl1_lane][cl1_s + 1] = cl1_tile0[cl1_lane][cl1_s + 1] - cl1_tile0[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
                 cl1_tile2[cl1_lane][cl1_s + 1] = cl1_tile2[cl1_lane][cl1_s + 1] - cl1_tile1[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
             }
+    			}
+    		} else if (cl1_in) {
+    			#pragma unroll
+    			for (int cl1_s = 0; cl1_s < 32; cl1_s++) {
+    				const int v = cl1_v0 + cl1_s;
+    				if (v < (n))
+    				 {
+                cl1_tile0[cl1_lane][cl1_s + 1] = cl1_tile0[cl1_lane][cl1_s + 1] - cl1_tile0[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
+                cl1_tile2[cl1_lane][cl1_s + 1] = cl1_tile2[cl1_lane][cl1_s + 1] - cl1_tile1[cl1_lane][cl1_s + 0] * cl1_tile1[cl1_lane][cl1_s + 0] / cl1_tile2[cl1_lane][cl1_s + 0];
+            }
+    			}
     		}
     		__syncwarp();
-    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 11) {
-    			float cl1_x0[11];
-    			bool cl1_ok0[11];
-    			float cl1_x2[11];
-    			bool cl1_ok2[11];
+    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 17) {
+    			float cl1_x0[17];
+    			bool cl1_ok0[17];
+    			float cl1_x2[17];
+    			bool cl1_ok2[17];
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
@@ -98,7 +110,7 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     				}
     			}
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 11; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
