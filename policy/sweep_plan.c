@@ -318,6 +318,16 @@ int sweep_analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep_
             return 1;
         }
     }
+    /* in the order of their position in the text (the emitters splice
+     * them in that order; none lies inside another: no nested subscripts) */
+    for (size_t i = 1; i < s->n; i++)
+        for (size_t j = i; j > 0 && k->body.items[s->acc[j].node].range.begin <
+                                        k->body.items[s->acc[j - 1].node].range.begin;
+             j--) {
+            sweep_access t = s->acc[j];
+            s->acc[j] = s->acc[j - 1];
+            s->acc[j - 1] = t;
+        }
     /* each written array: one write a step; its reads at a fixed distance */
     size_t writes = 0;
     for (size_t i = 0; i < s->n; i++) {

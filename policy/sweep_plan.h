@@ -35,7 +35,8 @@ typedef struct sweep_plan {
  * parameters at indices that are sums of products of v, t, scalar
  * parameters, numbers and macros of one value, each moving with v; calls
  * nothing that may store; each array written once a step, its reads at a
- * fixed distance from the write.  1 with *why when refused */
+ * fixed distance from the write.  s->acc in the order of their position
+ * in the text.  1 with *why when refused */
 int sweep_analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep_plan *s, arena *a,
                   const char **why);
 /* the index expression at loop value v, every other name at trial's

@@ -155,23 +155,11 @@ static void column_condition(strbuf *sb, const tile_plan *t, const tiled_array *
 static const char *render_step(const kernel *k, const tile_plan *t, arena *a)
 {
     const stage_plan *p = &t->s.p;
-    size_t order[sweep_max_accesses];
-    for (size_t i = 0; i < t->s.n; i++)
-        order[i] = i;
-    /* in the order of their position (none inside another: no nested subscripts) */
-    for (size_t i = 1; i < t->s.n; i++)
-        for (size_t j = i; j > 0 && k->body.items[t->s.acc[order[j]].node].range.begin <
-                                        k->body.items[t->s.acc[order[j - 1]].node].range.begin;
-             j--) {
-            size_t o = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = o;
-        }
     strbuf sb;
     sb_init(&sb);
     size_t at = p->body_begin;
-    for (size_t o = 0; o < t->s.n; o++) {
-        size_t i = order[o];
+    /* the accesses come in the order of their position (sweep_analyse) */
+    for (size_t i = 0; i < t->s.n; i++) {
         const body_node *b = &k->body.items[t->s.acc[i].node];
         const tiled_array *arr = &t->arr[t->array_of[i]];
         sb_append(&sb, p->text + at, b->range.begin - at);
