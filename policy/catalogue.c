@@ -60,14 +60,13 @@ static int run_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int
 }
 
 /* sweep_tile on spread's grid, which it needs: each block's live threads
- * one warp */
+ * one warp; y = 1: the next tile's loads in flight during a tile's steps */
 static int run_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                           arena *a, pol_edit_vec *out, const char **why)
 {
-    (void)y;
     if (pol_transform_spread(m, k, f, a, out, why))
         return 1;
-    return pol_transform_sweep_tile(m, k, f, x, a, out, why);
+    return pol_transform_sweep_tile(m, k, f, x, y, a, out, why);
 }
 
 static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -144,8 +143,9 @@ static const pol_catalogue_entry catalogue[] = {
     {"sweep16", "sweep", LOOP, 0, run_sweep, 16, 0},
     {"sweep8_spread", "sweep", LOOP, TALLER, run_sweep, 8, 1},
     {"sweep16_spread", "sweep", LOOP, TALLER, run_sweep, 16, 1},
-    {"sweep_tile32_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 32, 0},
+    {"sweep_tile32_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 32, 1},
     {"sweep_tile64_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 64, 0},
+    {"sweep_tile16_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 16, 1},
 };
 
 size_t pol_transform_count(void)

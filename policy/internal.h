@@ -205,10 +205,11 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
 int pol_transform_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int steps,
                         arena *a, pol_edit_vec *out, const char **why);
 /* the same walk along rows, a warp's 32 rows staged `steps` steps at a
- * time through shared memory (coalesced loads and stores); its text needs
- * spread's edits (transform_spread.c) beside it */
+ * time through shared memory (coalesced loads and stores; with prefetch,
+ * the next tile's loads in flight while a tile's steps run); its text
+ * needs spread's edits (transform_spread.c) beside it */
 int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int steps,
-                             arena *a, pol_edit_vec *out, const char **why);
+                             int prefetch, arena *a, pol_edit_vec *out, const char **why);
 /* a thread's loop reading read-only float (double) arrays at E + j (or
  * storing to one at E + j) takes 4 (2) iterations a step with 16-byte
  * loads and stores, bodies run in order */

@@ -172,13 +172,14 @@ static const char *render_step(const kernel *k, const tile_plan *t, arena *a)
     return out;
 }
 
-/* the element of array j's tile that lane cl1_lane moves in batch slot
- * cl1_u: element e of the 32 rows' tile (row e / width, column e % width),
- * e = (cl1_i0 + cl1_u) * 32 + lane, so that a warp's 32 accesses are
- * consecutive elements of one or two rows; cl1_okJ[cl1_u] says whether a
- * step of this tile reads (write 0) or wrote (write 1) it */
+/* the coordinates of element cl1_e of array j's tile at v0 (a variable):
+ * row e / width (cl1_r, its thread index cl1_row), column e % width
+ * (cl1_c, its position cl1_p) -- so that a warp's 32 accesses are
+ * consecutive elements of one or two rows -- and `ok` (an lvalue) set to
+ * whether a step of that tile reads (write 0) or wrote (write 1) it, in a
+ * column from `from` on (from_text, a condition, or NULL: every column) */
 static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, int write,
-                         const char *row_guard)
+                         const char *row_guard, const char *v0, const char *ok, const char *from_text)
 {
     const tiled_array *arr = &t->arr[j];
     const char *tv = t->s.p.thread_var[0];
@@ -186,8 +187,8 @@ static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, in
     sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
     sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
               tv, tv, tv);
-    sb_printf(sb, "\t\t\t\tconst %s cl1_p = cl1_v0 + (%d) + cl1_c;\n", t->s.p.var_type, arr->dmin);
-    sb_printf(sb, "\t\t\t\tcl1_ok%zu[cl1_u] = cl1_e < %d && (%s) && (", j, 32 * width, row_guard);
+    sb_printf(sb, "\t\t\t\tconst %s cl1_p = %s + (%d) + cl1_c;\n", t->s.p.var_type, v0, arr->dmin);
+    sb_printf(sb, "\t\t\t\t%s = cl1_e < %d && (%s) && (", ok, 32 * width, row_guard);
     if (write) {
         column_condition(sb, t, arr, arr->write_d, steps);
     } else {
@@ -196,14 +197,14 @@ static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, in
             column_condition(sb, t, arr, arr->reads[r], steps);
         }
     }
-    sb_puts(sb, ");\n");
+    sb_printf(sb, ")%s%s;\n", from_text ? " && " : "", from_text ? from_text : "");
 }
 
 /* the warp's pass over the tiles, loads (write 0) or stores (write 1) of
  * every array read (written) in the walk: `batch` elements a lane of each
  * array in flight at once, their loads all issued before any is used (a
  * load's use in the same slot would make each wait for the one before) */
-static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, const char *row_guard,
+static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, int small, const char *row_guard,
                       arena *a)
 {
     const stage_plan *p = &t->s.p;
@@ -214,6 +215,8 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, cons
         widest = width > widest ? width : widest;
     }
     int batch = widest <= 40 ? (widest + 1) / 2 : (widest + 2) / 3 < 22 ? (widest + 2) / 3 : 22;
+    if (small) /* beside the next tile's registers: stores need few in flight */
+        batch = (widest + 5) / 6;
     sb_printf(sb, "\t\tfor (int cl1_i0 = 0; cl1_i0 < %d; cl1_i0 += %d) {\n", widest, batch);
     for (size_t j = 0; j < t->n; j++) {
         const tiled_array *arr = &t->arr[j];
@@ -234,7 +237,8 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, cons
                                                  "cl1_row", a);
             sb_puts(sb, "\t\t\t\t{\n");
             if (phase == 0) {
-                emit_element(sb, t, j, steps, write, row_guard);
+                emit_element(sb, t, j, steps, write, row_guard, "cl1_v0",
+                             arena_printf(a, "cl1_ok%zu[cl1_u]", j), NULL);
                 if (write)
                     sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_x%zu[cl1_u] = cl1_tile%zu[cl1_r][cl1_c];\n", j, j,
                               j);
@@ -264,8 +268,79 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, cons
     sb_puts(sb, "\t\t}\n");
 }
 
-int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int steps, arena *a,
-                             pol_edit_vec *out, const char **why)
+/* the columns of array j's tile that the tile before wrote and this one
+ * reads: positions v0 + dmin .. v0 + write_d - 1 (0 for an array only read) */
+static int halo_columns(const tiled_array *arr)
+{
+    return arr->written && arr->n_reads && arr->write_d > arr->dmin ? arr->write_d - arr->dmin : 0;
+}
+
+static int widest_tile(const tile_plan *t, int steps)
+{
+    int widest = 0;
+    for (size_t j = 0; j < t->n; j++) {
+        int width = steps + t->arr[j].dmax - t->arr[j].dmin;
+        widest = width > widest ? width : widest;
+    }
+    return widest;
+}
+
+/* prefetch: the elements every read array's tile at v0 (a variable)
+ * needs, loaded into registers (cl1_xJ[slot]); with skip_halo, not the
+ * columns the tile before writes (halo_columns: the warp copies them from
+ * that tile once its steps ran).  fill (prefetch 0): the registers into
+ * the tile at cl1_v0, but for those columns after the first tile */
+static void emit_registers(strbuf *sb, const tile_plan *t, int steps, int prefetch, const char *v0,
+                           int skip_halo, const char *row_guard, arena *a)
+{
+    sb_printf(sb, "\t\t#pragma unroll\n\t\tfor (int cl1_i = 0; cl1_i < %d; cl1_i++) {\n", widest_tile(t, steps));
+    sb_puts(sb, "\t\t\tconst int cl1_e = cl1_i * 32 + (int)cl1_lane;\n");
+    for (size_t j = 0; j < t->n; j++) {
+        const tiled_array *arr = &t->arr[j];
+        if (!arr->n_reads)
+            continue;
+        int halo = halo_columns(arr);
+        const char *from = NULL;
+        if (halo && prefetch && skip_halo)
+            from = arena_printf(a, "cl1_c >= %d", halo);
+        else if (halo && !prefetch)
+            from = arena_printf(a, "(cl1_first || cl1_c >= %d)", halo);
+        sb_puts(sb, "\t\t\t{\n\t\t\t\tbool cl1_ok;\n");
+        emit_element(sb, t, j, steps, 0, row_guard, v0, "cl1_ok", from);
+        if (prefetch) {
+            const stage_plan *p = &t->s.p;
+            const char *index = stage_substitute(stage_substitute(arr->index, p->loop_var, "cl1_p", a),
+                                                 p->thread_var[0], "cl1_row", a);
+            sb_printf(sb, "\t\t\t\tif (cl1_ok) cl1_x%zu[cl1_i] = %s[%s];\n", j, arr->base, index);
+        } else {
+            sb_printf(sb, "\t\t\t\tif (cl1_ok) cl1_tile%zu[cl1_r][cl1_c] = cl1_x%zu[cl1_i];\n", j, j);
+        }
+        sb_puts(sb, "\t\t\t}\n");
+    }
+    sb_puts(sb, "\t\t}\n");
+}
+
+/* the halo columns of each written array's tile from the tile before,
+ * where that tile's steps left them (columns c + T) */
+static void emit_halo(strbuf *sb, const tile_plan *t, int steps, const char *row_guard)
+{
+    const char *tv = t->s.p.thread_var[0];
+    for (size_t j = 0; j < t->n; j++) {
+        int halo = halo_columns(&t->arr[j]);
+        if (!halo)
+            continue;
+        sb_printf(sb, "\t\t\tfor (int cl1_e = (int)cl1_lane; cl1_e < %d; cl1_e += 32) {\n", 32 * halo);
+        sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", halo, halo);
+        sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
+                  tv, tv, tv);
+        sb_printf(sb, "\t\t\t\tif (%s) cl1_tile%zu[cl1_r][cl1_c] = cl1_tile%zu[cl1_r][cl1_c + %d];\n", row_guard, j, j,
+                  steps);
+        sb_puts(sb, "\t\t\t}\n");
+    }
+}
+
+int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts *f, int steps, int prefetch,
+                             arena *a, pol_edit_vec *out, const char **why)
 {
     tile_plan t;
     memset(&t, 0, sizeof t);
@@ -282,10 +357,35 @@ int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts
                   (steps + t.arr[j].dmax - t.arr[j].dmin) | 1);
     sb_puts(&sb, "\tconst unsigned cl1_lane = threadIdx.x % 32;\n");
     sb_printf(&sb, "\tconst bool cl1_in = (%s);\n", p->cond);
+    if (prefetch) {
+        /* the first tile's elements in registers before the walk */
+        int widest = widest_tile(&t, steps);
+        for (size_t j = 0; j < t.n; j++)
+            if (t.arr[j].n_reads)
+                sb_printf(&sb, "\t%s cl1_x%zu[%d];\n", t.arr[j].type, j, widest);
+        sb_printf(&sb, "\t{\n\t\tconst %s cl1_vn = (%s);\n\t\tif (cl1_vn < (%s)) {\n", p->var_type, p->lower,
+                  p->upper);
+        emit_registers(&sb, &t, steps, 1, "cl1_vn", 0, row_guard, a);
+        sb_puts(&sb, "\t\t}\n\t}\n");
+    }
     sb_printf(&sb, "\tfor (%s cl1_v0 = (%s); cl1_v0 < (%s); cl1_v0 += %d) {\n", p->var_type, p->lower, p->upper,
               steps);
-    emit_pass(&sb, &t, steps, 0, row_guard, a);
-    sb_puts(&sb, "\t\t__syncwarp();\n");
+    if (prefetch) {
+        /* this tile from the registers (its halo from the tile before),
+         * then the next tile's loads issued, to arrive while this one's
+         * steps run: they touch no element this tile writes */
+        sb_printf(&sb, "\t\tconst bool cl1_first = cl1_v0 == (%s);\n\t\tif (!cl1_first) {\n", p->lower);
+        emit_halo(&sb, &t, steps, row_guard);
+        sb_puts(&sb, "\t\t}\n\t\t__syncwarp();\n");
+        emit_registers(&sb, &t, steps, 0, "cl1_v0", 0, row_guard, a);
+        sb_printf(&sb, "\t\t__syncwarp();\n\t\t{\n\t\tconst %s cl1_vn = cl1_v0 + %d;\n\t\tif (cl1_vn < (%s)) {\n",
+                  p->var_type, steps, p->upper);
+        emit_registers(&sb, &t, steps, 1, "cl1_vn", 1, row_guard, a);
+        sb_puts(&sb, "\t\t}\n\t\t}\n");
+    } else {
+        emit_pass(&sb, &t, steps, 0, 0, row_guard, a);
+        sb_puts(&sb, "\t\t__syncwarp();\n");
+    }
     /* a whole tile's steps without a test between them, one block: the
      * compiler keeps a value a step stores for the next step's read (a
      * test a step would make each read wait for the store before it) */
@@ -299,7 +399,7 @@ int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts
     sb_printf(&sb, "\t\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\t\tif (%s < (%s))\n\t\t\t\t%s\n\t\t\t}\n",
               p->var_type, p->loop_var, p->loop_var, p->upper, step);
     sb_puts(&sb, "\t\t}\n\t\t__syncwarp();\n");
-    emit_pass(&sb, &t, steps, 1, row_guard, a);
+    emit_pass(&sb, &t, steps, 1, prefetch, row_guard, a);
     sb_puts(&sb, "\t\t__syncwarp();\n\t}\n");
     stage_replace_guard(k, p, sb_str(&sb), NULL, a, out);
     sb_free(&sb);

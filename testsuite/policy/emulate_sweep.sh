@@ -1,7 +1,8 @@
 #!/bin/sh
 # emulate_sweep.sh POL_TOOL SRC_DIR: the sweep8 and sweep16 variants (and
-# sweep8_spread, sweep16_spread on grids 1 to 3 high; sweep_tile32_spread
-# and sweep_tile64_spread, warps run as coroutines, on grids 1 to 3 high:
+# sweep8_spread, sweep16_spread on grids 1 to 3 high; sweep_tile16_spread,
+# sweep_tile32_spread (the next tile prefetched) and sweep_tile64_spread,
+# warps run as coroutines, on grids 1 to 3 high:
 # the tiles on 2, the original loop on the others) of
 # fixtures/sweeps.cu (adi's forward and backward row sweeps, a column walk
 # reading two steps back and the same step's store) give the original's
@@ -39,7 +40,7 @@ esac
     for t in sweep8 sweep16 sweep8_spread sweep16_spread; do
         for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
     done
-    for t in sweep_tile32_spread sweep_tile64_spread; do
+    for t in sweep_tile16_spread sweep_tile32_spread sweep_tile64_spread; do
         for kernel in row_sweep back_sweep; do variant $kernel $t; done
     done
     cat <<'CPP'
@@ -100,10 +101,13 @@ int main()
             bad |= check_rows("row_sweep sweep_tile32_spread", n, row_sweep, row_sweep_sweep_tile32_spread, h, true);
             bad |= check_rows("back_sweep sweep_tile32_spread", n, back_sweep, back_sweep_sweep_tile32_spread, h,
                               true);
+            bad |= check_rows("row_sweep sweep_tile16_spread", n, row_sweep, row_sweep_sweep_tile16_spread, h, true);
+            bad |= check_rows("back_sweep sweep_tile16_spread", n, back_sweep, back_sweep_sweep_tile16_spread, h,
+                              true);
             bad |= check_rows("row_sweep sweep_tile64_spread", n, row_sweep, row_sweep_sweep_tile64_spread, h, true);
             bad |= check_rows("back_sweep sweep_tile64_spread", n, back_sweep, back_sweep_sweep_tile64_spread, h,
                               true);
-            runs += 6;
+            runs += 8;
         }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};

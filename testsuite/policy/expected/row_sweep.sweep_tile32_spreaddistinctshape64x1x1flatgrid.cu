@@ -11,59 +11,125 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     	__shared__ float cl1_tile2[32][33];
     	const unsigned cl1_lane = threadIdx.x % 32;
     	const bool cl1_in = (t < n);
-    	for (int cl1_v0 = (1); cl1_v0 < (n); cl1_v0 += 32) {
-    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 17) {
-    			float cl1_x0[17];
-    			bool cl1_ok0[17];
-    			float cl1_x1[17];
-    			bool cl1_ok1[17];
-    			float cl1_x2[17];
-    			bool cl1_ok2[17];
-    			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
-    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
-    				{
+    	float cl1_x0[33];
+    	float cl1_x1[33];
+    	float cl1_x2[33];
+    	{
+    		const int cl1_vn = (1);
+    		if (cl1_vn < (n)) {
+    		#pragma unroll
+    		for (int cl1_i = 0; cl1_i < 33; cl1_i++) {
+    			const int cl1_e = cl1_i * 32 + (int)cl1_lane;
+    			{
+    				bool cl1_ok;
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
     				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
-    				const int cl1_p = cl1_v0 + (-1) + cl1_c;
-    				cl1_ok0[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n))
+    				const int cl1_p = cl1_vn + (-1) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n))
     				    || (cl1_c >= 0 && cl1_c < 32 && cl1_p - (-1) < (n)));
-    				if (cl1_ok0[cl1_u]) cl1_x0[cl1_u] = X[cl1_row * W + cl1_p];
-    				}
-    				{
-    				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
-    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
-    				const int cl1_p = cl1_v0 + (0) + cl1_c;
-    				cl1_ok1[cl1_u] = cl1_e < 1024 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n)));
-    				if (cl1_ok1[cl1_u]) cl1_x1[cl1_u] = A[cl1_row * W + cl1_p];
-    				}
-    				{
-    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
-    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
-    				const int cl1_p = cl1_v0 + (0) + cl1_c;
-    				cl1_ok2[cl1_u] = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n))
-    				    || (cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n)));
-    				if (cl1_ok2[cl1_u]) cl1_x2[cl1_u] = B[cl1_row * W + (cl1_p - 1)];
-    				}
+    				if (cl1_ok) cl1_x0[cl1_i] = X[cl1_row * W + cl1_p];
     			}
-    			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
-    				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
-    				{
-    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
-    				if (cl1_ok0[cl1_u]) cl1_tile0[cl1_r][cl1_c] = cl1_x0[cl1_u];
-    				}
-    				{
+    			{
+    				bool cl1_ok;
     				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
-    				if (cl1_ok1[cl1_u]) cl1_tile1[cl1_r][cl1_c] = cl1_x1[cl1_u];
-    				}
-    				{
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_vn + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1024 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n)));
+    				if (cl1_ok) cl1_x1[cl1_i] = A[cl1_row * W + cl1_p];
+    			}
+    			{
+    				bool cl1_ok;
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
-    				if (cl1_ok2[cl1_u]) cl1_tile2[cl1_r][cl1_c] = cl1_x2[cl1_u];
-    				}
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_vn + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n)));
+    				if (cl1_ok) cl1_x2[cl1_i] = B[cl1_row * W + (cl1_p - 1)];
+    			}
+    		}
+    		}
+    	}
+    	for (int cl1_v0 = (1); cl1_v0 < (n); cl1_v0 += 32) {
+    		const bool cl1_first = cl1_v0 == (1);
+    		if (!cl1_first) {
+    			for (int cl1_e = (int)cl1_lane; cl1_e < 32; cl1_e += 32) {
+    				const int cl1_r = cl1_e / 1, cl1_c = cl1_e % 1;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				if (cl1_row < n) cl1_tile0[cl1_r][cl1_c] = cl1_tile0[cl1_r][cl1_c + 32];
+    			}
+    			for (int cl1_e = (int)cl1_lane; cl1_e < 32; cl1_e += 32) {
+    				const int cl1_r = cl1_e / 1, cl1_c = cl1_e % 1;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				if (cl1_row < n) cl1_tile2[cl1_r][cl1_c] = cl1_tile2[cl1_r][cl1_c + 32];
     			}
     		}
     		__syncwarp();
+    		#pragma unroll
+    		for (int cl1_i = 0; cl1_i < 33; cl1_i++) {
+    			const int cl1_e = cl1_i * 32 + (int)cl1_lane;
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (-1) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 0 && cl1_c < 32 && cl1_p - (-1) < (n))) && (cl1_first || cl1_c >= 1);
+    				if (cl1_ok) cl1_tile0[cl1_r][cl1_c] = cl1_x0[cl1_i];
+    			}
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1024 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n)));
+    				if (cl1_ok) cl1_tile1[cl1_r][cl1_c] = cl1_x1[cl1_i];
+    			}
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_v0 + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n))) && (cl1_first || cl1_c >= 1);
+    				if (cl1_ok) cl1_tile2[cl1_r][cl1_c] = cl1_x2[cl1_i];
+    			}
+    		}
+    		__syncwarp();
+    		{
+    		const int cl1_vn = cl1_v0 + 32;
+    		if (cl1_vn < (n)) {
+    		#pragma unroll
+    		for (int cl1_i = 0; cl1_i < 33; cl1_i++) {
+    			const int cl1_e = cl1_i * 32 + (int)cl1_lane;
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_vn + (-1) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 1 && cl1_c < 33 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 0 && cl1_c < 32 && cl1_p - (-1) < (n))) && cl1_c >= 1;
+    				if (cl1_ok) cl1_x0[cl1_i] = X[cl1_row * W + cl1_p];
+    			}
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 32, cl1_c = cl1_e % 32;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_vn + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1024 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n)));
+    				if (cl1_ok) cl1_x1[cl1_i] = A[cl1_row * W + cl1_p];
+    			}
+    			{
+    				bool cl1_ok;
+    				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
+    				const decltype(t) cl1_row = t - (decltype(t))cl1_lane + (decltype(t))cl1_r;
+    				const int cl1_p = cl1_vn + (0) + cl1_c;
+    				cl1_ok = cl1_e < 1056 && (cl1_row < n) && ((cl1_c >= 0 && cl1_c < 32 && cl1_p - (0) < (n))
+    				    || (cl1_c >= 1 && cl1_c < 33 && cl1_p - (1) < (n))) && cl1_c >= 1;
+    				if (cl1_ok) cl1_x2[cl1_i] = B[cl1_row * W + (cl1_p - 1)];
+    			}
+    		}
+    		}
+    		}
     		if (cl1_in && cl1_v0 + 32 <= (n)) {
     			#pragma unroll
     			for (int cl1_s = 0; cl1_s < 32; cl1_s++) {
@@ -86,13 +152,13 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     			}
     		}
     		__syncwarp();
-    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 17) {
-    			float cl1_x0[17];
-    			bool cl1_ok0[17];
-    			float cl1_x2[17];
-    			bool cl1_ok2[17];
+    		for (int cl1_i0 = 0; cl1_i0 < 33; cl1_i0 += 6) {
+    			float cl1_x0[6];
+    			bool cl1_ok0[6];
+    			float cl1_x2[6];
+    			bool cl1_ok2[6];
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 6; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
@@ -110,7 +176,7 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     				}
     			}
     			#pragma unroll
-    			for (int cl1_u = 0; cl1_u < 17; cl1_u++) {
+    			for (int cl1_u = 0; cl1_u < 6; cl1_u++) {
     				const int cl1_e = (cl1_i0 + cl1_u) * 32 + (int)cl1_lane;
     				{
     				const int cl1_r = cl1_e / 33, cl1_c = cl1_e % 33;
