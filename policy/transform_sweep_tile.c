@@ -1,6 +1,7 @@
 /*
- * transform_sweep_tile.c: `sweep_tile32_spread`, `sweep_tile64_spread`: a
- * warp's sequential row walks staged through shared memory.  In the walks
+ * transform_sweep_tile.c: `sweep_tile16_spread`, `sweep_tile32_spread`,
+ * `sweep_tile64_spread`: a warp's sequential row walks staged through
+ * shared memory.  In the walks
  * sweep_plan.c finds ("t = blockIdx.x*blockDim.x + threadIdx.x; if (G) {
  * for (int v = L; v < U; v++) { X[t*N + v] = ...; } }", adi's sweeps, a
  * tridiagonal solve along rows) each lane of a warp reads its own row, so
@@ -12,7 +13,9 @@
  * the array elements, which become the tile's; then the warp stores the
  * elements the steps wrote, coalesced again.  A step costs its arithmetic
  * (the chain of divisions) and the walk a load and a store latency every T
- * steps.
+ * steps; with prefetch (T = 16, 32) the next tile's elements are loaded
+ * into registers while a tile's steps run, but for the columns this tile
+ * writes (the next one's halo), which the next tile copies from this one.
  *
  * Each array's accesses lie at fixed distances from its first one
  * (sweep_distance: access x at step v touches the element the first
