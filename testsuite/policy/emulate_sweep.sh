@@ -4,7 +4,8 @@
 # sweep_tile32_spread (the next tile prefetched) and sweep_tile64_spread,
 # warps run as coroutines, on grids 1 to 3 high:
 # the tiles on 2, the original loop on the others) of
-# fixtures/sweeps.cu (adi's forward and backward row sweeps, a column walk
+# fixtures/sweeps.cu (adi's forward and backward row sweeps, a row read
+# two steps back beside a read-only row one step each way, a column walk
 # reading two steps back and the same step's store) give the original's
 # bits, element for element, on lines whose length the steps divide and do
 # not (the last T cut short), with threads past the guard; a read that
@@ -40,8 +41,11 @@ esac
     for t in sweep8 sweep16 sweep8_spread sweep16_spread; do
         for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
     done
-    for t in sweep_tile16_spread sweep_tile32_spread sweep_tile64_spread; do
-        for kernel in row_sweep back_sweep; do variant $kernel $t; done
+    for t in sweep8 sweep_tile16_spread sweep_tile32_spread sweep_tile64_spread; do
+        for kernel in row_sweep back_sweep two_back; do
+            [ $t = sweep8 ] && [ $kernel != two_back ] && continue
+            variant $kernel $t
+        done
     done
     cat <<'CPP'
 /* row sweeps: n lines of W floats; the original and the variant on the same
@@ -93,7 +97,8 @@ int main()
         bad |= check_rows("row_sweep sweep16", n, row_sweep, row_sweep_sweep16);
         bad |= check_rows("back_sweep sweep8", n, back_sweep, back_sweep_sweep8);
         bad |= check_rows("back_sweep sweep16", n, back_sweep, back_sweep_sweep16);
-        runs += 4;
+        bad |= check_rows("two_back sweep8", n, two_back, two_back_sweep8);
+        runs += 5;
         /* on spread's grid (2 high for blocks of 64) and on others */
         for (unsigned h : {1u, 2u, 3u}) {
             bad |= check_rows("row_sweep sweep8_spread", n, row_sweep, row_sweep_sweep8_spread, h);
@@ -107,7 +112,10 @@ int main()
             bad |= check_rows("row_sweep sweep_tile64_spread", n, row_sweep, row_sweep_sweep_tile64_spread, h, true);
             bad |= check_rows("back_sweep sweep_tile64_spread", n, back_sweep, back_sweep_sweep_tile64_spread, h,
                               true);
-            runs += 8;
+            bad |= check_rows("two_back sweep_tile16_spread", n, two_back, two_back_sweep_tile16_spread, h, true);
+            bad |= check_rows("two_back sweep_tile32_spread", n, two_back, two_back_sweep_tile32_spread, h, true);
+            bad |= check_rows("two_back sweep_tile64_spread", n, two_back, two_back_sweep_tile64_spread, h, true);
+            runs += 11;
         }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};
