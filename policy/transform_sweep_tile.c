@@ -44,7 +44,9 @@ enum { max_arrays = 8, max_smem = 40 * 1024 };
 /* an array of the walk and its tile */
 typedef struct tiled_array {
     const char *base, *type, *index; /* index: its first access's */
+    const char *at_row;              /* index at row cl1_row, position cl1_p */
     int dmin, dmax;                  /* the accesses' positions, step + d */
+    int width;                       /* the tile's columns: T + dmax - dmin */
     int reads[sweep_max_accesses];   /* the reads' distances, once each */
     size_t n_reads;
     int written, write_d;
@@ -87,7 +89,7 @@ static int along_row(const char *index, const char *loop_var)
     return 1;
 }
 
-static int plan_tiles(tile_plan *t, int steps, const char **why)
+static int plan_tiles(tile_plan *t, int steps, arena *a, const char **why)
 {
     const sweep_plan *s = &t->s;
     const char *v = s->p.loop_var;
@@ -135,8 +137,13 @@ static int plan_tiles(tile_plan *t, int steps, const char **why)
         }
     }
     size_t bytes = 0;
-    for (size_t j = 0; j < t->n; j++)
-        bytes += 32 * (size_t)((steps + t->arr[j].dmax - t->arr[j].dmin) | 1) * element_size(t->arr[j].type);
+    for (size_t j = 0; j < t->n; j++) {
+        tiled_array *arr = &t->arr[j];
+        arr->width = steps + arr->dmax - arr->dmin;
+        arr->at_row = stage_substitute(stage_substitute(arr->index, v, "cl1_p", a), s->p.thread_var[0],
+                                       "cl1_row", a);
+        bytes += 32 * (size_t)(arr->width | 1) * element_size(arr->type);
+    }
     if (bytes > max_smem) {
         *why = "the tiles would not fit in 40 KB of shared memory";
         return 1;
@@ -175,6 +182,32 @@ static const char *render_step(const kernel *k, const tile_plan *t, arena *a)
     return out;
 }
 
+static int widest_tile(const tile_plan *t)
+{
+    int widest = 0;
+    for (size_t j = 0; j < t->n; j++)
+        widest = t->arr[j].width > widest ? t->arr[j].width : widest;
+    return widest;
+}
+
+/* cl1_r and cl1_c of element cl1_e of a tile `width` columns wide, and
+ * cl1_row, the thread index of row cl1_r */
+static void emit_row(strbuf *sb, const tile_plan *t, int width)
+{
+    const char *tv = t->s.p.thread_var[0];
+    sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
+    sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
+              tv, tv, tv);
+}
+
+/* emit_row for array j's tile, and cl1_p, the position of column cl1_c in
+ * the tile at v0 (a variable) */
+static void emit_coordinates(strbuf *sb, const tile_plan *t, size_t j, const char *v0)
+{
+    emit_row(sb, t, t->arr[j].width);
+    sb_printf(sb, "\t\t\t\tconst %s cl1_p = %s + (%d) + cl1_c;\n", t->s.p.var_type, v0, t->arr[j].dmin);
+}
+
 /* the coordinates of element cl1_e of array j's tile at v0 (a variable):
  * row e / width (cl1_r, its thread index cl1_row), column e % width
  * (cl1_c, its position cl1_p) -- so that a warp's 32 accesses are
@@ -185,13 +218,8 @@ static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, in
                          const char *row_guard, const char *v0, const char *ok, const char *from_text)
 {
     const tiled_array *arr = &t->arr[j];
-    const char *tv = t->s.p.thread_var[0];
-    int width = steps + arr->dmax - arr->dmin;
-    sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
-    sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
-              tv, tv, tv);
-    sb_printf(sb, "\t\t\t\tconst %s cl1_p = %s + (%d) + cl1_c;\n", t->s.p.var_type, v0, arr->dmin);
-    sb_printf(sb, "\t\t\t\t%s = cl1_e < %d && (%s) && (", ok, 32 * width, row_guard);
+    emit_coordinates(sb, t, j, v0);
+    sb_printf(sb, "\t\t\t\t%s = cl1_e < %d && (%s) && (", ok, 32 * arr->width, row_guard);
     if (write) {
         column_condition(sb, t, arr, arr->write_d, steps);
     } else {
@@ -210,13 +238,7 @@ static void emit_element(strbuf *sb, const tile_plan *t, size_t j, int steps, in
 static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, int small, const char *row_guard,
                       arena *a)
 {
-    const stage_plan *p = &t->s.p;
-    const char *tv = p->thread_var[0];
-    int widest = 0;
-    for (size_t j = 0; j < t->n; j++) {
-        int width = steps + t->arr[j].dmax - t->arr[j].dmin;
-        widest = width > widest ? width : widest;
-    }
+    int widest = widest_tile(t);
     int batch = widest <= 40 ? (widest + 1) / 2 : (widest + 2) / 3 < 22 ? (widest + 2) / 3 : 22;
     if (small) /* beside the next tile's registers: stores need few in flight */
         batch = (widest + 5) / 6;
@@ -236,8 +258,6 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, int 
             const tiled_array *arr = &t->arr[j];
             if (write ? !arr->written : !arr->n_reads)
                 continue;
-            const char *index = stage_substitute(stage_substitute(arr->index, p->loop_var, "cl1_p", a), tv,
-                                                 "cl1_row", a);
             sb_puts(sb, "\t\t\t\t{\n");
             if (phase == 0) {
                 emit_element(sb, t, j, steps, write, row_guard, "cl1_v0",
@@ -247,19 +267,15 @@ static void emit_pass(strbuf *sb, const tile_plan *t, int steps, int write, int 
                               j);
                 else
                     sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_x%zu[cl1_u] = %s[%s];\n", j, j, arr->base,
-                              index);
+                              arr->at_row);
             } else {
-                int width = steps + arr->dmax - arr->dmin;
-                sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", width, width);
                 if (write) {
-                    sb_printf(sb,
-                              "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + "
-                              "(decltype(%s))cl1_r;\n",
-                              tv, tv, tv, tv);
-                    sb_printf(sb, "\t\t\t\tconst %s cl1_p = cl1_v0 + (%d) + cl1_c;\n", p->var_type, arr->dmin);
-                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) %s[%s] = cl1_x%zu[cl1_u];\n", j, arr->base, index,
-                              j);
+                    emit_coordinates(sb, t, j, "cl1_v0");
+                    sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) %s[%s] = cl1_x%zu[cl1_u];\n", j, arr->base,
+                              arr->at_row, j);
                 } else {
+                    sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", arr->width,
+                              arr->width);
                     sb_printf(sb, "\t\t\t\tif (cl1_ok%zu[cl1_u]) cl1_tile%zu[cl1_r][cl1_c] = cl1_x%zu[cl1_u];\n", j,
                               j, j);
                 }
@@ -278,16 +294,6 @@ static int halo_columns(const tiled_array *arr)
     return arr->written && arr->n_reads && arr->write_d > arr->dmin ? arr->write_d - arr->dmin : 0;
 }
 
-static int widest_tile(const tile_plan *t, int steps)
-{
-    int widest = 0;
-    for (size_t j = 0; j < t->n; j++) {
-        int width = steps + t->arr[j].dmax - t->arr[j].dmin;
-        widest = width > widest ? width : widest;
-    }
-    return widest;
-}
-
 /* prefetch: the elements every read array's tile at v0 (a variable)
  * needs, loaded into registers (cl1_xJ[slot]); with skip_halo, not the
  * columns the tile before writes (halo_columns: the warp copies them from
@@ -296,7 +302,7 @@ static int widest_tile(const tile_plan *t, int steps)
 static void emit_registers(strbuf *sb, const tile_plan *t, int steps, int prefetch, const char *v0,
                            int skip_halo, const char *row_guard, arena *a)
 {
-    sb_printf(sb, "\t\t#pragma unroll\n\t\tfor (int cl1_i = 0; cl1_i < %d; cl1_i++) {\n", widest_tile(t, steps));
+    sb_printf(sb, "\t\t#pragma unroll\n\t\tfor (int cl1_i = 0; cl1_i < %d; cl1_i++) {\n", widest_tile(t));
     sb_puts(sb, "\t\t\tconst int cl1_e = cl1_i * 32 + (int)cl1_lane;\n");
     for (size_t j = 0; j < t->n; j++) {
         const tiled_array *arr = &t->arr[j];
@@ -310,14 +316,10 @@ static void emit_registers(strbuf *sb, const tile_plan *t, int steps, int prefet
             from = arena_printf(a, "(cl1_first || cl1_c >= %d)", halo);
         sb_puts(sb, "\t\t\t{\n\t\t\t\tbool cl1_ok;\n");
         emit_element(sb, t, j, steps, 0, row_guard, v0, "cl1_ok", from);
-        if (prefetch) {
-            const stage_plan *p = &t->s.p;
-            const char *index = stage_substitute(stage_substitute(arr->index, p->loop_var, "cl1_p", a),
-                                                 p->thread_var[0], "cl1_row", a);
-            sb_printf(sb, "\t\t\t\tif (cl1_ok) cl1_x%zu[cl1_i] = %s[%s];\n", j, arr->base, index);
-        } else {
+        if (prefetch)
+            sb_printf(sb, "\t\t\t\tif (cl1_ok) cl1_x%zu[cl1_i] = %s[%s];\n", j, arr->base, arr->at_row);
+        else
             sb_printf(sb, "\t\t\t\tif (cl1_ok) cl1_tile%zu[cl1_r][cl1_c] = cl1_x%zu[cl1_i];\n", j, j);
-        }
         sb_puts(sb, "\t\t\t}\n");
     }
     sb_puts(sb, "\t\t}\n");
@@ -327,15 +329,12 @@ static void emit_registers(strbuf *sb, const tile_plan *t, int steps, int prefet
  * where that tile's steps left them (columns c + T) */
 static void emit_halo(strbuf *sb, const tile_plan *t, int steps, const char *row_guard)
 {
-    const char *tv = t->s.p.thread_var[0];
     for (size_t j = 0; j < t->n; j++) {
         int halo = halo_columns(&t->arr[j]);
         if (!halo)
             continue;
         sb_printf(sb, "\t\t\tfor (int cl1_e = (int)cl1_lane; cl1_e < %d; cl1_e += 32) {\n", 32 * halo);
-        sb_printf(sb, "\t\t\t\tconst int cl1_r = cl1_e / %d, cl1_c = cl1_e %% %d;\n", halo, halo);
-        sb_printf(sb, "\t\t\t\tconst decltype(%s) cl1_row = %s - (decltype(%s))cl1_lane + (decltype(%s))cl1_r;\n", tv,
-                  tv, tv, tv);
+        emit_row(sb, t, halo);
         sb_printf(sb, "\t\t\t\tif (%s) cl1_tile%zu[cl1_r][cl1_c] = cl1_tile%zu[cl1_r][cl1_c + %d];\n", row_guard, j, j,
                   steps);
         sb_puts(sb, "\t\t\t}\n");
@@ -347,7 +346,7 @@ int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts
 {
     tile_plan t;
     memset(&t, 0, sizeof t);
-    if (sweep_analyse(m, k, f, &t.s, a, why) || plan_tiles(&t, steps, why))
+    if (sweep_analyse(m, k, f, &t.s, a, why) || plan_tiles(&t, steps, a, why))
         return 1;
     const stage_plan *p = &t.s.p;
     const char *tv = p->thread_var[0];
@@ -356,13 +355,12 @@ int pol_transform_sweep_tile(const tu_model *m, const kernel *k, const pol_facts
     sb_init(&sb);
     sb_puts(&sb, "if (cl1cc_slice == 32 && blockDim.x % 32 == 0) {\n");
     for (size_t j = 0; j < t.n; j++)
-        sb_printf(&sb, "\t__shared__ %s cl1_tile%zu[32][%d];\n", t.arr[j].type, j,
-                  (steps + t.arr[j].dmax - t.arr[j].dmin) | 1);
+        sb_printf(&sb, "\t__shared__ %s cl1_tile%zu[32][%d];\n", t.arr[j].type, j, t.arr[j].width | 1);
     sb_puts(&sb, "\tconst unsigned cl1_lane = threadIdx.x % 32;\n");
     sb_printf(&sb, "\tconst bool cl1_in = (%s);\n", p->cond);
     if (prefetch) {
         /* the first tile's elements in registers before the walk */
-        int widest = widest_tile(&t, steps);
+        int widest = widest_tile(&t);
         for (size_t j = 0; j < t.n; j++)
             if (t.arr[j].n_reads)
                 sb_printf(&sb, "\t%s cl1_x%zu[%d];\n", t.arr[j].type, j, widest);
