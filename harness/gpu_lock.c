@@ -4,6 +4,14 @@
  * at once; a run that times (or measures the GPU) takes it exclusive, so
  * no other judge's run is on that GPU while a timing runs.  The lock is a
  * file per CUDA_VISIBLE_DEVICES value (flock), CL1CC_GPU_LOCK when set.
+ *
+ * A timing goes before checks asked later: flock lets shared holders
+ * starve an exclusive one, and with eight judges checking back to back a
+ * timing of 0.2 s waited 30 s for a moment with no check on the GPU
+ * (HeCBench's is: every kernel's first verdict came after every judge's
+ * checks).  So an exclusive taker first holds a gate (the lock's path plus
+ * ".gate") while it waits; a shared taker passes the gate (takes it shared
+ * and lets go) before it asks, and so queues behind a waiting timing.
  */
 #include "harness.h"
 
@@ -64,21 +72,42 @@ static void lock_path(char *out, size_t len)
     snprintf(out, len, "/tmp/cl1cc-gpu-%u-%s.lock", (unsigned)getuid(), name);
 }
 
+/* flock, again after a signal; 0, or -1 */
+static int flock_retrying(int fd, int op)
+{
+    while (flock(fd, op) != 0)
+        if (errno != EINTR)
+            return -1;
+    return 0;
+}
+
 int hn_gpu_lock(hn_gpu_use use)
 {
-    char path[4200];
+    char path[4200], gate_path[4300];
     lock_path(path, sizeof path);
+    snprintf(gate_path, sizeof gate_path, "%s.gate", path);
     double asked = clock_now();
     taken_at = asked;
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1; /* no lock: runs as if alone (one judge per GPU) */
-    int op = use == HN_GPU_TIME || checks_exclusive ? LOCK_EX : LOCK_SH;
-    while (flock(fd, op) != 0) {
-        if (errno != EINTR) {
-            close(fd);
-            return -1;
-        }
+    int exclusive = use == HN_GPU_TIME || checks_exclusive;
+    /* no gate (a read-only folder): the lock alone, as flock orders it */
+    int gate = open(gate_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (gate >= 0 && flock_retrying(gate, exclusive ? LOCK_EX : LOCK_SH) != 0) {
+        close(gate);
+        gate = -1;
+    }
+    if (gate >= 0 && !exclusive) {
+        close(gate); /* passed: a shared taker never waits holding it */
+        gate = -1;
+    }
+    int rc = flock_retrying(fd, exclusive ? LOCK_EX : LOCK_SH);
+    if (gate >= 0)
+        close(gate); /* the lock is held: the next in line may wait at it */
+    if (rc != 0) {
+        close(fd);
+        return -1;
     }
     taken_at = clock_now();
     totals.waited += taken_at - asked;

@@ -146,9 +146,10 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
     return 1;
 }
 
-/* the live variants in one process on the set; batch_done[g] when
- * variant g's outputs are under *batch_dir/k<g + 1> */
-static void run_live_batch(judgement *j, const input_set *s, int *batch_done,
+/* the live variants in one process on the set, within limit_s (0: a
+ * run's limit per variant); batch_done[g] when variant g's outputs are
+ * under *batch_dir/k<g + 1> */
+static void run_live_batch(judgement *j, const input_set *s, double limit_s, int *batch_done,
                            const char **batch_dir)
 {
     int idx[HN_MAX_VARIANTS], done[HN_MAX_VARIANTS];
@@ -159,7 +160,8 @@ static void run_live_batch(judgement *j, const input_set *s, int *batch_done,
     *batch_dir = judge_make_dir(j->rq, &j->a, "batch%d-%d", s->ci, s->seed);
     if (!nb || !*batch_dir)
         return;
-    judge_run_batch(j->rq, j->exe, idx, nb, s->meta, s->in, *batch_dir, 0, 1, done, &j->a);
+    judge_run_batch(j->rq, j->exe, idx, nb, s->meta, s->in, *batch_dir, 0, 1, limit_s, done,
+                    &j->a);
     for (size_t b = 0; b < nb; b++)
         batch_done[idx[b] - 1] = done[b];
 }
@@ -215,20 +217,36 @@ static void check_variant(judgement *j, input_set *s, size_t g, const char *batc
     v->verdict = VERDICT_PASS;
 }
 
-/* each variant alone on the first input set (a crash or hang is its own),
- * then the survivors in one process per input set */
+/* The variants in one process on the set; on the first set (captured
+ * inputs) only a pass counts from it: a variant that did not finish there
+ * or differs runs again alone, so that every failure is its own (a crash,
+ * hang or sticky error of one variant, or an out-of-bounds write that
+ * spoiled the next one's inputs, never fails another).  Later sets keep
+ * the batch's verdicts: every variant left on them ran alone once. */
 static void check_input_set(judgement *j, input_set *s)
 {
-    int alone = j->set->isolate_every_run || (s->ci == 0 && s->seed == 0);
+    int first = s->ci == 0 && s->seed == 0;
     int batch_done[HN_MAX_VARIANTS] = {0};
     const char *batch_dir = NULL;
-    if (!alone)
-        run_live_batch(j, s, batch_done, &batch_dir);
+    /* the first set's batch within one run's limit (twice): a hang there
+     * costs that, then the variants left run alone */
+    if (!j->set->isolate_every_run)
+        run_live_batch(j, s, first ? 2 * j->set->timeout_s : 0, batch_done, &batch_dir);
     for (size_t g = 0; g < j->good.len; g++) {
         if (!live(good_verdict(j, g)))
             continue;
-        check_variant(j, s, g,
-                      batch_done[g] ? arena_printf(&j->a, "%s/k%zu", batch_dir, g + 1) : NULL);
+        const char *got =
+            batch_done[g] ? arena_printf(&j->a, "%s/k%zu", batch_dir, g + 1) : NULL;
+        if (first && got) {
+            char detail[512];
+            if (compare_outputs(j, s, got, detail, sizeof detail) == 0) {
+                good_verdict(j, g)->verdict = VERDICT_PASS;
+                continue;
+            }
+            sb_clear(j->err); /* the run alone decides */
+            got = NULL;
+        }
+        check_variant(j, s, g, got);
     }
 }
 

@@ -8,6 +8,7 @@
 #                      instantiations, header kernels, patterns;
 #                      SKIP_PATTERNS=1: not patterns)
 #   judge              the judge's tests alone (gpu_judge.sh, gpu_long_kernel.sh)
+#   capture            the capture runtime's GPU part (gpu_fingerprint.sh)
 #   extrema            gpu_judge.sh's running_extrema and unjudgeable cases alone
 #   patterns           the pattern programs' test alone (atomic_warp, interchange, spread)
 #   taller             the taller-grid wrapper test alone
@@ -75,6 +76,11 @@ status() { printf '%-40s %s\n' "$1" "$2" >>"$summary"; }
 long_kernel() {
     sh testsuite/judge/gpu_long_kernel.sh "$cl1cc" >"$OUT/judge_long.log" 2>&1
     status "gpu_judge_long_kernel" "exit $? ($(grep -c '^ok' "$OUT/judge_long.log") ok, $(grep -c '^FAIL' "$OUT/judge_long.log") failed)"
+}
+# the capture runtime's fingerprints and links on the GPU
+capture_runtime() {
+    sh testsuite/capture/gpu_fingerprint.sh harness/runtime >"$OUT/capture_fingerprint.log" 2>&1
+    status "gpu_capture_fingerprint" "exit $? ($(grep -c '^ok' "$OUT/capture_fingerprint.log") ok, $(grep -c '^FAIL' "$OUT/capture_fingerprint.log") failed)"
 }
 # the taller-grid wrapper test: build/device/bin also holds db_put and
 # pol_tool from the release build's testsuite
@@ -146,7 +152,11 @@ bench_check() { # NAME SECONDS LINES [ARGS...]
 stage=${1:-tests}
 [ $# -gt 0 ] && shift
 case "$stage" in
+capture)
+    capture_runtime
+    ;;
 tests)
+    capture_runtime
     sh testsuite/tune/gpu_tune.sh "$cl1cc" >"$OUT/tune_loop.log" 2>&1
     status "gpu_tune_loop" "exit $? ($(tail -n 1 "$OUT/tune_loop.log"))"
     sh testsuite/example/run_example.sh "$cl1cc" >"$OUT/example.log" 2>&1
