@@ -2,9 +2,11 @@
  * judge_check.c: the judge's correctness step, capture by capture: the
  * original must reproduce each capture (or the judge says why not), its
  * pure outputs are found, and every live variant runs on the captured
- * inputs (alone, so a crash or hang is its own) and on perturbed copies
- * (together), and is compared with the original's outputs on the same
- * inputs.  A capture that repeats one checked before is skipped.
+ * inputs and on perturbed copies (together, in one process a set; on the
+ * captured inputs a variant that fails there runs again alone, so a crash
+ * or hang is its own), and is compared with the original's outputs on the
+ * same inputs (on a perturbed set, the original runs first in the same
+ * process).  A capture that repeats one checked before is skipped.
  */
 #include "judge_int.h"
 
@@ -21,6 +23,9 @@ typedef struct input_set {
     const char *meta;
     int ci, seed;
     const char *in, *want, *mag;
+    /* the original's outputs (want) come from the variants' batch: its
+     * kernel 0, run first on the same inputs, until then want is NULL */
+    int want_from_batch;
 } input_set;
 
 /* 1 when a capture's meta text holds variable name ("symbol N name") */
@@ -133,10 +138,18 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
         if (judge_edit_inputs(rq, s->c, s->in, s->in, INPUTS_PERTURB,
                               (uint64_t)s->seed * 1000003u + (uint64_t)s->ci, NULL, j->err) != 0)
             return -1;
-        run_outcome wr =
-            judge_run_driver(j->exe, 0, s->meta, s->in, s->want, 0, j->set->timeout_s);
-        if (!wr.ok)
-            return 0;
+        /* batched: the original runs first in the variants' process on
+         * these inputs (poisoned too: it was shown not to read them, and
+         * the variants see the same bytes), a process fewer a set */
+        if (!j->set->isolate_every_run) {
+            s->want_from_batch = 1;
+            s->want = NULL;
+        } else {
+            run_outcome wr =
+                judge_run_driver(j->exe, 0, s->meta, s->in, s->want, 0, j->set->timeout_s);
+            if (!wr.ok)
+                return 0;
+        }
     }
     /* the variants see poisoned pure outputs, a poison per input set: each
      * one the original was shown not to read (judge_find_pure_outputs) */
@@ -146,24 +159,45 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
     return 1;
 }
 
-/* the live variants in one process on the set, within limit_s (0: a
- * run's limit per variant); batch_done[g] when variant g's outputs are
- * under *batch_dir/k<g + 1> */
-static void run_live_batch(judgement *j, const input_set *s, double limit_s, int *batch_done,
-                           const char **batch_dir)
+/* the live variants in one process on the set (after the original,
+ * kernel 0, when the set's want comes from the batch), within limit_s (0:
+ * a run's limit per kernel); batch_done[g] when variant g's outputs are
+ * under *batch_dir/k<g + 1>; 1 when the original's are under
+ * *batch_dir/k0 */
+static int run_live_batch(judgement *j, const input_set *s, double limit_s, int *batch_done,
+                          const char **batch_dir)
 {
-    int idx[HN_MAX_VARIANTS], done[HN_MAX_VARIANTS];
+    int idx[HN_MAX_VARIANTS + 1], done[HN_MAX_VARIANTS + 1];
     size_t nb = 0;
+    if (s->want_from_batch)
+        idx[nb++] = 0;
     for (size_t g = 0; g < j->good.len; g++)
         if (live(good_verdict(j, g)))
             idx[nb++] = (int)g + 1;
     *batch_dir = judge_make_dir(j->rq, &j->a, "batch%d-%d", s->ci, s->seed);
-    if (!nb || !*batch_dir)
-        return;
+    if (nb == (size_t)s->want_from_batch || !*batch_dir)
+        return 0;
     judge_run_batch(j->rq, j->exe, idx, nb, s->meta, s->in, *batch_dir, 0, 1, limit_s, done,
                     &j->a);
-    for (size_t b = 0; b < nb; b++)
-        batch_done[idx[b] - 1] = done[b];
+    int original = 0;
+    for (size_t b = 0; b < nb; b++) {
+        if (idx[b] == 0)
+            original = done[b];
+        else
+            batch_done[idx[b] - 1] = done[b];
+    }
+    return original;
+}
+
+/* the set's want when the batch did not make it: the original alone; 0,
+ * or -1 when the original cannot take these inputs (the set is skipped) */
+static int want_alone(judgement *j, input_set *s)
+{
+    s->want = judge_make_dir(j->rq, &j->a, "want%d-%d", s->ci, s->seed);
+    if (!s->want)
+        return -1;
+    run_outcome wr = judge_run_driver(j->exe, 0, s->meta, s->in, s->want, 0, j->set->timeout_s);
+    return wr.ok ? 0 : -1;
 }
 
 /* The set's magnitudes (the original on its absolute inputs), made the
@@ -226,12 +260,25 @@ static void check_variant(judgement *j, input_set *s, size_t g, const char *batc
 static void check_input_set(judgement *j, input_set *s)
 {
     int first = s->ci == 0 && s->seed == 0;
+    size_t live_left = 0;
+    for (size_t g = 0; g < j->good.len; g++)
+        live_left += live(good_verdict(j, g)) != 0;
+    if (!live_left)
+        return; /* nothing left to check here, nor an original to run */
     int batch_done[HN_MAX_VARIANTS] = {0};
     const char *batch_dir = NULL;
     /* the first set's batch within one run's limit (twice): a hang there
      * costs that, then the variants left run alone */
-    if (!j->set->isolate_every_run)
-        run_live_batch(j, s, first ? 2 * j->set->timeout_s : 0, batch_done, &batch_dir);
+    if (!j->set->isolate_every_run) {
+        int original = run_live_batch(j, s, first ? 2 * j->set->timeout_s : 0, batch_done,
+                                      &batch_dir);
+        if (s->want_from_batch) {
+            if (original)
+                s->want = arena_printf(&j->a, "%s/k0", batch_dir);
+            else if (want_alone(j, s) != 0)
+                return; /* the original cannot take these inputs: no set */
+        }
+    }
     for (size_t g = 0; g < j->good.len; g++) {
         if (!live(good_verdict(j, g)))
             continue;
@@ -285,7 +332,7 @@ static int check_capture(judgement *j, const hn_capture *c, int ci)
         !judge_edit_changes_any(j->rq, c, INPUTS_POISON, pure))
         seeds = 0;
     for (int seed = 0; seed <= seeds; seed++) {
-        input_set s = {c, meta, ci, seed, NULL, NULL, NULL};
+        input_set s = {c, meta, ci, seed, NULL, NULL, NULL, 0};
         int ready = prepare_input_set(j, &s, pure, ref);
         if (ready < 0)
             return -1;
