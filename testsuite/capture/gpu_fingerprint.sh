@@ -78,7 +78,7 @@ nvcc -std=c++17 -Xcompiler -Wall,-Wextra -I"$runtime" -o "$t/fp" "$t/fp.cu" >"$t
 "$t/fp" >"$t/probe.log" 2>&1
 rc=$?
 if [ $rc -eq 77 ]; then
-    echo "SKIP gpu_capture_fingerprint: no GPU on this machine (needs one)"
+    echo "SKIPPED: no GPU on this machine: the capture runtime's GPU fingerprint was not run"
     exit 77
 fi
 fail=0
