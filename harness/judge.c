@@ -225,7 +225,7 @@ static int time_batch(judgement *j, const hn_capture *c, const char *meta, timin
     if (!dir)
         return 0;
     judge_run_batch(j->rq, j->exe, idx, n, meta, c->dir, dir, j->set->timed_runs, j->set->rounds,
-                    0, done, &j->a);
+                    done, &j->a);
     for (size_t i = 0; i < n; i++)
         if (!done[i])
             return 0;

@@ -160,11 +160,10 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
 }
 
 /* the live variants in one process on the set (after the original,
- * kernel 0, when the set's want comes from the batch), within limit_s (0:
- * a run's limit per kernel); batch_done[g] when variant g's outputs are
+ * kernel 0, when the set's want comes from the batch); batch_done[g] when variant g's outputs are
  * under *batch_dir/k<g + 1>; 1 when the original's are under
  * *batch_dir/k0 */
-static int run_live_batch(judgement *j, const input_set *s, double limit_s, int *batch_done,
+static int run_live_batch(judgement *j, const input_set *s, int *batch_done,
                           const char **batch_dir)
 {
     int idx[HN_MAX_VARIANTS + 1], done[HN_MAX_VARIANTS + 1];
@@ -177,8 +176,7 @@ static int run_live_batch(judgement *j, const input_set *s, double limit_s, int 
     *batch_dir = judge_make_dir(j->rq, &j->a, "batch%d-%d", s->ci, s->seed);
     if (nb == (size_t)s->want_from_batch || !*batch_dir)
         return 0;
-    judge_run_batch(j->rq, j->exe, idx, nb, s->meta, s->in, *batch_dir, 0, 1, limit_s, done,
-                    &j->a);
+    judge_run_batch(j->rq, j->exe, idx, nb, s->meta, s->in, *batch_dir, 0, 1, done, &j->a);
     int original = 0;
     for (size_t b = 0; b < nb; b++) {
         if (idx[b] == 0)
@@ -267,11 +265,12 @@ static void check_input_set(judgement *j, input_set *s)
         return; /* nothing left to check here, nor an original to run */
     int batch_done[HN_MAX_VARIANTS] = {0};
     const char *batch_dir = NULL;
-    /* the first set's batch within one run's limit (twice): a hang there
-     * costs that, then the variants left run alone */
+    /* every batch within a run's limit per kernel, the first set's too: at
+     * real sizes a run's reads and writes of the allocations take seconds
+     * each, so a shorter limit would cut off a batch that is only slow.  A
+     * hang there costs that limit, then the variants left run alone. */
     if (!j->set->isolate_every_run) {
-        int original = run_live_batch(j, s, first ? 2 * j->set->timeout_s : 0, batch_done,
-                                      &batch_dir);
+        int original = run_live_batch(j, s, batch_done, &batch_dir);
         if (s->want_from_batch) {
             if (original)
                 s->want = arena_printf(&j->a, "%s/k0", batch_dir);

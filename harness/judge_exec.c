@@ -231,7 +231,7 @@ run_outcome judge_run_device(const char *exe, const char *file, double timeout)
 
 void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
-                     int rounds, double limit_s, int *done, arena *a)
+                     int rounds, int *done, arena *a)
 {
     strbuf list;
     sb_init(&list);
@@ -246,7 +246,7 @@ void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx
     const char *argv[] = {exe, sb_str(&list), meta, in_dir, out_dir, runs, rounds_s, NULL};
     double timeout = rq->settings.timeout_s;
     double per = timed_runs > 0 ? timeout * 4 * rounds : timeout;
-    proc_options po = driver_options(limit_s > 0 ? limit_s : per * (double)n);
+    proc_options po = driver_options(per * (double)n);
     proc_result r;
     /* each kernel's outputs are written after a synchronize that checked
      * it, so a `done` stands even when a later kernel of the batch failed */

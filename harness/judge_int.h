@@ -39,11 +39,11 @@ run_outcome judge_run_driver(const char *exe, int index, const char *meta, const
  * with timed_runs, timed over rounds), each one's outputs under
  * out_dir/k<idx>.  done[i] says whether kernel idx[i] finished: when one
  * fails the process ends, and those after it are left for the caller to
- * run alone.  limit_s > 0: the process's wall limit, else a run's limit
- * per kernel (four per round when timed). */
+ * run alone.  Its wall limit: a run's limit per kernel (four per round
+ * when timed). */
 void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
-                     int rounds, double limit_s, int *done, arena *a);
+                     int rounds, int *done, arena *a);
 /* `exe @device file`: the GPU's figures for the roofline into file */
 run_outcome judge_run_device(const char *exe, const char *file, double timeout);
 /* the timings a timed run wrote to dir, appended; 0, or -1 */
