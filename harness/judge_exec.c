@@ -259,6 +259,30 @@ void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx
     sb_free(&list);
 }
 
+void judge_run_sets(const hn_judge_request *rq, const char *exe, int index, const char *meta,
+                    const char *const *ins, const char *const *outs, size_t n, int *done,
+                    arena *a)
+{
+    const char **argv = arena_alloc(a, (2 * n + 4) * sizeof *argv);
+    size_t k = 0;
+    argv[k++] = exe;
+    argv[k++] = arena_printf(a, "+%d", index);
+    argv[k++] = meta;
+    for (size_t i = 0; i < n; i++) {
+        argv[k++] = ins[i];
+        argv[k++] = outs[i];
+    }
+    argv[k] = NULL;
+    proc_options po = driver_options(rq->settings.timeout_s * (double)n);
+    proc_result r;
+    run_locked(argv, &po, &r, HN_GPU_CHECK);
+    proc_result_free(&r);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        done[i] = stat(arena_printf(a, "%s/done", outs[i]), &st) == 0;
+    }
+}
+
 int judge_read_timings(const char *dir, double_vec *samples)
 {
     char path[4200];

@@ -44,6 +44,13 @@ run_outcome judge_run_driver(const char *exe, int index, const char *meta, const
 void judge_run_batch(const hn_judge_request *rq, const char *exe, const int *idx, size_t n,
                      const char *meta, const char *in_dir, const char *out_dir, int timed_runs,
                      int rounds, int *done, arena *a);
+/* Kernel index of the driver once on each of n input sets of one capture
+ * (ins[i]'s inputs, outs[i] its allocations) in one process, within a
+ * run's limit per set; done[i] says whether set i finished (those after a
+ * failure did not). */
+void judge_run_sets(const hn_judge_request *rq, const char *exe, int index, const char *meta,
+                    const char *const *ins, const char *const *outs, size_t n, int *done,
+                    arena *a);
 /* `exe @device file`: the GPU's figures for the roofline into file */
 run_outcome judge_run_device(const char *exe, const char *file, double timeout);
 /* the timings a timed run wrote to dir, appended; 0, or -1 */

@@ -10,6 +10,7 @@
  *
  * usage: DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]
  *        DRIVER @I,J,... META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS [ROUNDS]]
+ *        DRIVER +KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [INPUT-DIR OUTPUT-DIR ...]
  *        DRIVER @device FILE
  *
  * The second form (a batch) runs several kernels of the table in one
@@ -19,6 +20,13 @@
  * rounds, the order reversed every other round, and writes the allocations
  * as each one's last timed run left them.  A kernel that fails ends the
  * process; the parent sees which ones have no `done` and runs them alone.
+ *
+ * The third form (input sets) runs one kernel once on each of several
+ * input folders of the same capture, in turn, each one's allocations to
+ * the OUTPUT-DIR after its INPUT-DIR, then a `done` file there (the
+ * original under several poisons, judge_inputs.c): an allocation whose
+ * input file is the previous set's (a hard link) is restored from the
+ * device's pristine copy, not read again.
  */
 #ifndef CL1CC_REPLAY_CUH
 #define CL1CC_REPLAY_CUH
@@ -28,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cl1cc_replay {
@@ -201,6 +210,30 @@ static inline void restore_state(replay_state *s, const char *in_dir)
             s->args[i] = c.arg_bytes[i];
         }
     }
+}
+
+/* the inputs of in_dir, a later input set of the same capture, in place of
+ * the state's: an allocation whose file is the one loaded before (the same
+ * inode) comes from its pristine copy, any other is read and copied in */
+static inline void reload_state(replay_state *s, const char *in_dir)
+{
+    char path[8192], before[8192];
+    for (int a = 0; a < s->c.nallocs; a++) {
+        size_t size = s->c.alloc_size[a];
+        snprintf(path, sizeof path, "%s/alloc%d.in", in_dir, a);
+        snprintf(before, sizeof before, "%s/alloc%d.in", s->in_dir, a);
+        struct stat now_st, before_st;
+        if (stat(path, &now_st) == 0 && stat(before, &before_st) == 0 &&
+            now_st.st_dev == before_st.st_dev && now_st.st_ino == before_st.st_ino) {
+            check(cudaMemcpy(s->dev[a], s->pristine[a], size, cudaMemcpyDeviceToDevice), "restore");
+            continue;
+        }
+        free(s->host[a]);
+        s->host[a] = read_file(path, size);
+        check(cudaMemcpy(s->dev[a], s->host[a], size, cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemcpy(s->pristine[a], s->host[a], size, cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+    s->in_dir = in_dir;
 }
 
 static inline void reset_inputs(replay_state *s)
@@ -468,6 +501,32 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     return 0;
 }
 
+/* `DRIVER +K META IN OUT [IN OUT ...]`: kernel K once on each input set */
+static inline int run_sets(char **argv, int argc, const void *const *kernels, int nkernels,
+                           const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
+{
+    int which = atoi(argv[1] + 1);
+    if (which < 0 || which >= nkernels)
+        die(2, "kernel index", "out of range");
+    if (argc < 5 || (argc - 3) % 2 != 0)
+        die(2, "usage", "DRIVER +KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [INPUT-DIR OUTPUT-DIR ...]");
+    static replay_state s;
+    read_meta(argv[2], &s.c);
+    restore_state(&s, argv[3]);
+    const void *kernel = kernels[which];
+    prepare_kernel(s.c, kernel);
+    launch_shape l = shape_for(s.c, rules, sm_grids, which);
+    for (int p = 3; p + 1 < argc; p += 2) {
+        if (p > 3)
+            reload_state(&s, argv[p]);
+        launch(&s, kernel, l);
+        check(cudaDeviceSynchronize(), "kernel");
+        write_outputs(&s, argv[p + 1]);
+        mark_done(argv[p + 1]);
+    }
+    return 0;
+}
+
 /* `DRIVER @device FILE`: the GPU's figures for the roofline (harness.h's
  * hn_device_peaks_read): the best of 5 device-to-device copies of 512 MiB
  * (bytes read plus written a second), SMs, clock, compute capability */
@@ -516,6 +575,8 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
         die(2, "usage", "DRIVER KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [TIMED-RUNS]");
     if (argv[1][0] == '@')
         return run_batch(argv, argc, kernels, nkernels, rules, sm_grids);
+    if (argv[1][0] == '+')
+        return run_sets(argv, argc, kernels, nkernels, rules, sm_grids);
     int which = atoi(argv[1]);
     if (which < 0 || which >= nkernels)
         die(2, "kernel index", "out of range");
