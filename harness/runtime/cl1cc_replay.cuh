@@ -501,21 +501,33 @@ static inline int run_batch(char **argv, int argc, const void *const *kernels, i
     return 0;
 }
 
+/* kernel `which` of the table on the capture of meta, its inputs from
+ * in_dir restored: the kernel, and in *l its launch's shape */
+static inline const void *open_kernel(replay_state *s, int which, const char *meta,
+                                      const char *in_dir, const void *const *kernels, int nkernels,
+                                      const unsigned (*rules)[6], const sm_grid_fn *sm_grids,
+                                      launch_shape *l)
+{
+    if (which < 0 || which >= nkernels)
+        die(2, "kernel index", "out of range");
+    read_meta(meta, &s->c);
+    restore_state(s, in_dir);
+    const void *kernel = kernels[which];
+    prepare_kernel(s->c, kernel);
+    *l = shape_for(s->c, rules, sm_grids, which);
+    return kernel;
+}
+
 /* `DRIVER +K META IN OUT [IN OUT ...]`: kernel K once on each input set */
 static inline int run_sets(char **argv, int argc, const void *const *kernels, int nkernels,
                            const unsigned (*rules)[6], const sm_grid_fn *sm_grids)
 {
-    int which = atoi(argv[1] + 1);
-    if (which < 0 || which >= nkernels)
-        die(2, "kernel index", "out of range");
     if (argc < 5 || (argc - 3) % 2 != 0)
         die(2, "usage", "DRIVER +KERNEL-INDEX META-FILE INPUT-DIR OUTPUT-DIR [INPUT-DIR OUTPUT-DIR ...]");
     static replay_state s;
-    read_meta(argv[2], &s.c);
-    restore_state(&s, argv[3]);
-    const void *kernel = kernels[which];
-    prepare_kernel(s.c, kernel);
-    launch_shape l = shape_for(s.c, rules, sm_grids, which);
+    launch_shape l;
+    const void *kernel = open_kernel(&s, atoi(argv[1] + 1), argv[2], argv[3], kernels, nkernels,
+                                     rules, sm_grids, &l);
     for (int p = 3; p + 1 < argc; p += 2) {
         if (p > 3)
             reload_state(&s, argv[p]);
@@ -577,16 +589,11 @@ static inline int run(int argc, char **argv, const void *const *kernels, int nke
         return run_batch(argv, argc, kernels, nkernels, rules, sm_grids);
     if (argv[1][0] == '+')
         return run_sets(argv, argc, kernels, nkernels, rules, sm_grids);
-    int which = atoi(argv[1]);
-    if (which < 0 || which >= nkernels)
-        die(2, "kernel index", "out of range");
     int timed_runs = argc > 5 ? atoi(argv[5]) : 0;
     static replay_state s;
-    read_meta(argv[2], &s.c);
-    restore_state(&s, argv[3]);
-    const void *kernel = kernels[which];
-    prepare_kernel(s.c, kernel);
-    launch_shape l = shape_for(s.c, rules, sm_grids, which);
+    launch_shape l;
+    const void *kernel =
+        open_kernel(&s, atoi(argv[1]), argv[2], argv[3], kernels, nkernels, rules, sm_grids, &l);
     launch(&s, kernel, l);
     check(cudaDeviceSynchronize(), "kernel");
     write_outputs(&s, argv[4]);
