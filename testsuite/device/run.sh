@@ -3,7 +3,7 @@
 # call per stage.  Carry .deps (Debian's libclang 19 and cJSON packages),
 # build/device (bin/ and share/ of a release build made here) and .corpus
 # (PolyBench-ACC, never committed).  Logs go to $OUT.
-#   tests              the GPU tests (example, judge cheat suite, long kernels,
+#   tests              the GPU tests (capture runtime, example, judge cheat suite, long kernels,
 #                      tune loop, taller grid, reshaped blocks, template
 #                      instantiations, header kernels, patterns;
 #                      SKIP_PATTERNS=1: not patterns)
