@@ -35,6 +35,8 @@ const config_variable config_variables[] = {
     {"CL1CC_CAPTURE_DIR=DIR", "wrapper, program", "set by cl1cc capture: where captures go"},
     {"CL1CC_CAPTURE_LIMIT=N", "program",
      "set by cl1cc capture: launches captured per kernel (read by the instrumented program)"},
+    {"CL1CC_CAPTURE_HOST_COMPARE=1", "program",
+     "the capture tells unchanged and repeated large allocations apart on the host (copied back), not by a fingerprint on the GPU"},
     {"CL1CC_CAPTURE_ALONE=1", "capture, tune",
      "the capture's run of the program takes the GPU's lock exclusive (benchmarks of several programs on one GPU: its time as if alone)"},
     {"CL1CC_CI_TUNER=PATH", "ci", "tests: the tuner cl1cc ci runs (default: cl1cc itself)"},

@@ -323,17 +323,16 @@ static inline int same_print(const fingerprint &x, const fingerprint &y)
  * The launches a capture saves often read the same large array (HeCBench's
  * accuracy: two kernels, two launches each, one 328 MB input).  A file
  * whose bytes equal those of a file this TU's capture wrote before (same
- * size and hash, then compared byte for byte) is a hard link to that file,
- * not a second copy; smaller files than link_min_bytes are written as they
- * are.  Capture files are never written again once closed. */
+ * size and fingerprint; on the host path, which has the bytes, compared
+ * byte for byte too) is a hard link to that file, not a second copy;
+ * smaller files than link_min_bytes are written as they are.  Capture
+ * files are never written again once closed. */
 enum { max_written = 64 };
 static const size_t link_min_bytes = (size_t)1 << 20;
 
 struct written_file {
     size_t size;
-    int has_hash, has_print;          /* which of the two keys it has */
-    unsigned long long hash;          /* content_hash of the host's bytes */
-    unsigned long long print[2];      /* fingerprint of the device's bytes */
+    fingerprint print; /* of the bytes written, on the host or the GPU */
     char path[4200];
 };
 
@@ -347,27 +346,6 @@ static inline int *written_count()
 {
     static int count = 0;
     return &count;
-}
-
-/* a multiply-xor hash over 8-byte words in four independent lanes (the
- * bytes are compared anyway: it only has to tell most files apart fast) */
-static inline unsigned long long content_hash(const void *data, size_t size)
-{
-    const unsigned char *p = (const unsigned char *)data;
-    unsigned long long h[4] = {0x9E3779B97F4A7C15ULL ^ size, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
-                               0x27D4EB2F165667C5ULL};
-    size_t i = 0;
-    for (; i + 32 <= size; i += 32)
-        for (int l = 0; l < 4; l++) {
-            unsigned long long w;
-            memcpy(&w, p + i + 8 * l, sizeof w);
-            h[l] = (h[l] ^ w) * 0x100000001B3ULL;
-            h[l] ^= h[l] >> 29;
-        }
-    unsigned long long r = h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
-    for (; i < size; i++)
-        r = (r ^ p[i]) * 0x100000001B3ULL;
-    return r;
 }
 
 /* 1 when the file at path holds exactly data's size bytes */
@@ -390,59 +368,51 @@ static inline int file_holds(const char *path, const void *data, size_t size)
     return same;
 }
 
-/* a written file to remember for the next */
-static inline written_file *remember_written(const char *path, size_t size)
+/* a written file, remembered for the next */
+static inline void remember_written(const char *path, size_t size, const fingerprint &print)
 {
     written_file *slot = &written_files()[(*written_count())++ % max_written];
-    memset(slot, 0, sizeof *slot);
     slot->size = size;
+    slot->print = print;
     snprintf(slot->path, sizeof slot->path, "%s", path);
-    return slot;
 }
 
-/* data's bytes at path: a hard link to an equal file written before, else
- * a new file, remembered for the next */
+/* a hard link at path to a file written before with this size and
+ * fingerprint (and, when data is given, these very bytes on disk); 0, or
+ * -1 (none, or the link failed) */
+static inline int link_written(const char *path, size_t size, const fingerprint &print,
+                               const void *data)
+{
+    written_file *files = written_files();
+    for (int i = 0; i < max_written; i++)
+        if (files[i].path[0] && files[i].size == size && same_print(files[i].print, print) &&
+            (!data || file_holds(files[i].path, data, size)) && link(files[i].path, path) == 0)
+            return 0;
+    return -1;
+}
+
+/* data's bytes at path (the host path): a hard link to an equal file
+ * written before, else a new file, remembered for the next */
 static inline int write_alloc_file(const char *path, const void *data, size_t size)
 {
     if (size < link_min_bytes)
         return write_file(path, data, size);
-    unsigned long long hash = content_hash(data, size);
-    written_file *files = written_files();
-    for (int i = 0; i < max_written; i++)
-        if (files[i].path[0] && files[i].has_hash && files[i].size == size &&
-            files[i].hash == hash && file_holds(files[i].path, data, size) &&
-            link(files[i].path, path) == 0)
-            return 0;
+    fingerprint print = host_fingerprint(data, size);
+    if (link_written(path, size, print, data) == 0)
+        return 0;
     int rc = write_file(path, data, size);
-    if (rc == 0) {
-        written_file *slot = remember_written(path, size);
-        slot->has_hash = 1;
-        slot->hash = hash;
-    }
+    if (rc == 0)
+        remember_written(path, size, print);
     return rc;
 }
 
-/* a hard link at path to a file written before whose device bytes had
- * this fingerprint; 0, or -1 (none, or the link failed) */
-static inline int link_printed(const char *path, size_t size, const fingerprint &print)
-{
-    written_file *files = written_files();
-    for (int i = 0; i < max_written; i++) {
-        fingerprint known = {{files[i].print[0], files[i].print[1]}};
-        if (files[i].path[0] && files[i].has_print && files[i].size == size &&
-            same_print(known, print) && link(files[i].path, path) == 0)
-            return 0;
-    }
-    return -1;
-}
-
-/* size bytes at device address base, whose fingerprint is print, at path:
- * a link to a file of the same fingerprint, else copied to the host and
- * written, remembered by its fingerprint */
+/* size bytes at device address base, whose fingerprint (on the GPU) is
+ * print, at path: a link to a file of the same fingerprint, else copied
+ * to the host and written, remembered for the next */
 static inline int write_printed_file(const char *path, unsigned long long base, size_t size,
                                      const fingerprint &print)
 {
-    if (link_printed(path, size, print) == 0)
+    if (link_written(path, size, print, 0) == 0)
         return 0;
     void *host = malloc(size);
     if (!host)
@@ -452,12 +422,8 @@ static inline int write_printed_file(const char *path, unsigned long long base, 
     if (e != cudaSuccess)
         fail("cudaMemcpy", cudaGetErrorString(e));
     free(host);
-    if (rc == 0) {
-        written_file *slot = remember_written(path, size);
-        slot->has_print = 1;
-        slot->print[0] = print.lane[0];
-        slot->print[1] = print.lane[1];
-    }
+    if (rc == 0)
+        remember_written(path, size, print);
     return rc;
 }
 

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
           "a file of the same size one byte apart is written apart, with its own bytes");
     CHECK(put(d, "s1.in", small) == 0 && put(d, "s2.in", small) == 0 && inode(d, "s1.in") != inode(d, "s2.in") &&
               holds(d, "s2.in", small), "equal files under 1 MiB are written apart");
-    /* the earlier twin changed on disk: its hash still matches, its bytes not */
+    /* the earlier twin changed on disk: its fingerprint still matches, its bytes not */
     std::vector<unsigned char> third = bytes(2 << 20, 4);
     CHECK(put(d, "t1.in", third) == 0, "a 2 MiB file written");
     std::vector<unsigned char> changed = third;
@@ -98,17 +98,14 @@ int main(int argc, char **argv)
     CHECK(z1.lane[0] != z2.lane[0], "zeros of two lengths differ");
     /* a file known by its fingerprint: linked to by an equal one only */
     CHECK(put(d, "p1.in", big) == 0, "a file written");
-    cl1cc_capture::written_file *slot = cl1cc_capture::remember_written((std::string(d) + "/p1.in").c_str(), big.size());
-    slot->has_print = 1;
-    slot->print[0] = f0.lane[0];
-    slot->print[1] = f0.lane[1];
+    cl1cc_capture::remember_written((std::string(d) + "/p1.in").c_str(), big.size(), f0);
     char q[4200];
     snprintf(q, sizeof q, "%s/p2.in", d);
-    CHECK(cl1cc_capture::link_printed(q, big.size(), f0) == 0 && inode(d, "p2.in") == inode(d, "p1.in"),
+    CHECK(cl1cc_capture::link_written(q, big.size(), f0, 0) == 0 && inode(d, "p2.in") == inode(d, "p1.in"),
           "an equal fingerprint and size: a hard link");
     snprintf(q, sizeof q, "%s/p3.in", d);
-    CHECK(cl1cc_capture::link_printed(q, big.size(), ft) != 0 && !inode(d, "p3.in"), "another fingerprint: no link");
-    CHECK(cl1cc_capture::link_printed(q, big.size() + 8, f0) != 0 && !inode(d, "p3.in"), "another size: no link");
+    CHECK(cl1cc_capture::link_written(q, big.size(), ft, 0) != 0 && !inode(d, "p3.in"), "another fingerprint: no link");
+    CHECK(cl1cc_capture::link_written(q, big.size() + 8, f0, 0) != 0 && !inode(d, "p3.in"), "another size: no link");
     return bad;
 }
 CU
