@@ -43,8 +43,6 @@ ONE_FACTOR(split_loop)
 ONE_FACTOR(col_split)
 ONE_FACTOR(reshape)
 ONE_FACTOR(grid_stride)
-ONE_FACTOR(tile_dot)
-ONE_FACTOR(tile_pairs)
 ONE_FACTOR(wide_rows)
 ONE_FACTOR(launch_bounds)
 
@@ -74,6 +72,18 @@ static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, in
 {
     (void)f, (void)y;
     return pol_transform_unroll(m, k, x, a, out, why);
+}
+
+static int run_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
+                        arena *a, pol_edit_vec *out, const char **why)
+{
+    return pol_transform_tile_dot(m, k, f, x, y, a, out, why);
+}
+
+static int run_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
+                          arena *a, pol_edit_vec *out, const char **why)
+{
+    return pol_transform_tile_pairs(m, k, f, x, y, a, out, why);
 }
 
 static int run_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -146,6 +156,9 @@ static const pol_catalogue_entry catalogue[] = {
     {"sweep_tile32_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 32, 1},
     {"sweep_tile64_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 64, 0},
     {"sweep_tile16_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 16, 1},
+    {"tile_dot32_split4", "tile_dot", LOOP, 0, run_tile_dot, 32, 4},
+    {"tile_dot64_split4", "tile_dot", LOOP, 0, run_tile_dot, 64, 4},
+    {"tile_pairs64_split4", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 4},
 };
 
 size_t pol_transform_count(void)

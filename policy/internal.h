@@ -233,15 +233,18 @@ int pol_transform_stencil_tile(const tu_model *m, const kernel *k, const pol_fac
 int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
                           pol_edit_vec *out, const char **why);
 /* block and register tiling of a thread-per-output dot product (gemm,
- * syrk, transposed operands): tile x tile outputs a block (64: 4 x 4 a
- * thread, 128: 8 x 8), double-buffered shared stages, the launch kept
- * (transform_tile_dot.c) */
-int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int tile,
+ * syrk, transposed operands): tile x tile outputs a block (32: 2 x 2 a
+ * thread, 64: 4 x 4, 128: 8 x 8), double-buffered shared stages, the
+ * launch kept; split 4: the sum split over four groups of the block's
+ * threads (32: 4 x 4 a thread, 64: 8 x 8), for outputs too small to give
+ * every SM tiles (transform_tile_dot.c) */
+int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int tile, int split,
                            arena *a, pol_edit_vec *out, const char **why);
 /* `tile_pairs64`: a thread-per-row kernel whose outer loop sums a column
  * product for each pair (covariance), tiled over the pairs on a grid
- * factor times taller (transform_tile_pairs.c) */
-int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor,
+ * factor times taller; split 4: tile_dot's split shape, 8 x 8 pairs a
+ * thread (transform_tile_pairs.c) */
+int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor, int split,
                              arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -39,9 +39,12 @@ typedef struct tile_dot_plan {
 } tile_dot_plan;
 
 /* the tiles: BM x BN outputs a block, BK of the sum a stage, TM x TN
- * outputs a thread ((BM/TM) * (BN/TN) = 256 threads) */
+ * outputs a thread; KS (0 or 1: none) splits the sum inside the block: KS
+ * groups of threads each sum BK/KS steps of every stage into TM x TN
+ * outputs of their own, added together at the end ((BM/TM) * (BN/TN) * KS
+ * = 256 threads) */
 typedef struct tile_dot_shape {
-    int bm, bn, bk, tm, tn;
+    int bm, bn, bk, tm, tn, ks;
 } tile_dot_shape;
 
 /* the preconditions; 1 with *why when refused */

@@ -20,6 +20,15 @@
  * captured block shape on a grid one deep; any other launch runs the
  * original.  tile_pairs (transform_tile_pairs.c) gives its own extents,
  * entry condition, types and statements through the plan's last fields.
+ *
+ * Split shapes (KS > 1, the `_split` variants): the block's threads form KS
+ * groups, each summing its own BK/KS steps of every stage into outputs of
+ * its own, the first group from the sum's start, the others from zero;
+ * after the last stage the other groups' sums are added to the first's,
+ * group by group in order, through shared memory, and the first group
+ * stores.  Fewer outputs a block (more blocks for a small output) at the
+ * same outputs a thread: the sum's roundings are no longer the original's,
+ * the judge's tolerance decides.
  */
 #include <string.h>
 
@@ -161,6 +170,23 @@ static void emit_outputs_open(strbuf *sb, const side_info *d, const tile_dot_sha
     emit_output_indices(sb, d, s, "\t\t\t\t");
 }
 
+/* split shapes: the other groups' sums added to the first group's, group
+ * by group in order, through cl1_part (one group's outputs); the stage
+ * loop's last barrier has passed */
+static void emit_split_sum(strbuf *sb, const tile_dot_shape *s, int group)
+{
+    const char *each = "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_m = 0; cl1_m < %d; cl1_m++)\n"
+                       "\t\t\t\t\t#pragma unroll\n\t\t\t\t\tfor (int cl1_n = 0; cl1_n < %d; cl1_n++)\n";
+    sb_printf(sb, "\t\tfor (int cl1_r = 1; cl1_stages > 0 && cl1_r < %d; cl1_r++) {\n", s->ks);
+    sb_puts(sb, "\t\t\tif (cl1_grp == cl1_r)\n");
+    sb_printf(sb, each, s->tm, s->tn);
+    sb_printf(sb, "\t\t\t\t\t\tcl1_part[(cl1_m * %d + cl1_n) * %d + cl1_lt] = cl1_acc[cl1_m][cl1_n];\n", s->tn, group);
+    sb_puts(sb, "\t\t\t__syncthreads();\n\t\t\tif (cl1_grp == 0)\n");
+    sb_printf(sb, each, s->tm, s->tn);
+    sb_printf(sb, "\t\t\t\t\t\tcl1_acc[cl1_m][cl1_n] += cl1_part[(cl1_m * %d + cl1_n) * %d + cl1_lt];\n", s->tn, group);
+    sb_puts(sb, "\t\t\t__syncthreads();\n\t\t}\n");
+}
+
 const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f, arena *a)
 {
     const stage_plan *p = &t->p;
@@ -170,6 +196,8 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     /* the output element, where the plan sums in place (no start/finish) */
     const char *acc = p->n_accs ? at(p, arena_printf(a, "%s[%s]", p->accs[0].base, p->accs[0].index), "cl1_i", "cl1_j", a)
                                 : "";
+    /* split shapes: the group of cl1_grp, its threads, a stage's steps each */
+    const int split = s->ks > 1, group = split ? 256 / s->ks : 256, steps = split ? s->bk / s->ks : s->bk;
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "if (%s%sblockDim.x == %d && blockDim.y == %d && blockDim.z == 1 && gridDim.z == 1) {\n",
@@ -180,11 +208,17 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
         sb_printf(&sb, "\t__shared__ __align__(16) float %s[2][%d][%d];\n", for_product("cl1_sc", q, a), s->bk,
                   s->bn + 4);
     }
+    if (split)
+        sb_printf(&sb, "\t__shared__ float cl1_part[%d];\n", s->tm * s->tn * group);
     /* the kernel's own declarations before its loop declare only the
      * loop's variable (declares_loop_var_only), which the tiles do not use:
      * they stay in the original's path alone */
     sb_printf(&sb, "\tconst int cl1_tid = threadIdx.x + %d * threadIdx.y;\n", f->block[0]);
-    sb_printf(&sb, "\tconst int cl1_tx = cl1_tid %% %d, cl1_ty = cl1_tid / %d;\n", s->bn / s->tn, s->bn / s->tn);
+    if (split) {
+        sb_printf(&sb, "\tconst int cl1_grp = cl1_tid / %d, cl1_lt = cl1_tid %% %d;\n", group, group);
+        sb_printf(&sb, "\tconst int cl1_tx = cl1_lt %% %d, cl1_ty = cl1_lt / %d;\n", s->bn / s->tn, s->bn / s->tn);
+    } else
+        sb_printf(&sb, "\tconst int cl1_tx = cl1_tid %% %d, cl1_ty = cl1_tid / %d;\n", s->bn / s->tn, s->bn / s->tn);
     const char *ey = t->row_extent ? t->row_extent : arena_printf(a, "gridDim.y * %d", f->block[1]);
     const char *ex = t->col_extent ? t->col_extent : arena_printf(a, "gridDim.x * %d", f->block[0]);
     sb_printf(&sb, "\tconst long long cl1_ey = (long long)(%s), cl1_ex = (long long)(%s);\n", ey, ex);
@@ -217,10 +251,13 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     emit_outputs_open(&sb, d, s);
     sb_puts(&sb, "\t\t\t\tcl1_acc[cl1_m][cl1_n] = 0.0f;\n");
     sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) {", cond);
+    /* the statements before the loop and the sum's start: the first group's */
+    if (split)
+        sb_puts(&sb, " if (cl1_grp == 0) {");
     if (*t->pre)
         sb_puts(&sb, at(p, t->pre, "cl1_i", "cl1_j", a));
-    sb_printf(&sb, " cl1_acc[cl1_m][cl1_n] = %s; cl1_live = 1; }\n\t\t\t}\n\t\t}\n",
-              t->start ? at(p, t->start, "cl1_i", "cl1_j", a) : acc);
+    sb_printf(&sb, " cl1_acc[cl1_m][cl1_n] = %s;%s cl1_live = 1; }\n\t\t\t}\n\t\t}\n",
+              t->start ? at(p, t->start, "cl1_i", "cl1_j", a) : acc, split ? " }" : "");
     /* a tile without outputs (a triangle's other half) is left at once */
     sb_puts(&sb, "\t\tif (!__syncthreads_or(cl1_live))\n\t\t\tcontinue;\n");
     /* the rows each thread loads */
@@ -250,7 +287,9 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
         sb_putc(&sb, *c);
     }
     sb_puts(&sb, "\t\t\t}\n");
-    sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_kk = 0; cl1_kk < %d; cl1_kk++) {\n", s->bk);
+    sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_kk = 0; cl1_kk < %d; cl1_kk++) {\n", steps);
+    /* the stage's row this group sums at step cl1_kk */
+    const char *row = split ? arena_printf(a, "cl1_grp * %d + cl1_kk", steps) : "cl1_kk";
     const int tiles[2] = {s->tm, s->tn};
     const char *own[2] = {"cl1_ty", "cl1_tx"};
     for (int q = 0; q < t->n_products; q++)
@@ -264,16 +303,16 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
                   tiles[side] / w);
         if (w == 4) {
             sb_printf(&sb,
-                      "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 4];\n",
-                      sh, d[side].ext / (tiles[side] / 4), own[side]);
+                      "\t\t\t\t\tconst float4 cl1_v4 = *(const float4 *)&%s[cl1_buf][%s][cl1_g * %d + %s * 4];\n",
+                      sh, row, d[side].ext / (tiles[side] / 4), own[side]);
             sb_printf(&sb,
                       "\t\t\t\t\t%s[cl1_g * 4] = cl1_v4.x, %s[cl1_g * 4 + 1] = cl1_v4.y, %s[cl1_g * 4 + 2] = "
                       "cl1_v4.z, %s[cl1_g * 4 + 3] = cl1_v4.w;\n\t\t\t\t}\n",
                       val, val, val, val);
         } else {
             sb_printf(&sb,
-                      "\t\t\t\t\tconst float2 cl1_v2 = *(const float2 *)&%s[cl1_buf][cl1_kk][cl1_g * %d + %s * 2];\n",
-                      sh, d[side].ext / (tiles[side] / 2), own[side]);
+                      "\t\t\t\t\tconst float2 cl1_v2 = *(const float2 *)&%s[cl1_buf][%s][cl1_g * %d + %s * 2];\n",
+                      sh, row, d[side].ext / (tiles[side] / 2), own[side]);
             sb_printf(&sb, "\t\t\t\t\t%s[cl1_g * 2] = cl1_v2.x, %s[cl1_g * 2 + 1] = cl1_v2.y;\n\t\t\t\t}\n",
                       val, val);
         }
@@ -296,12 +335,15 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
         sb_free(&st);
     }
     sb_puts(&sb, "\t\t\t}\n\t\t\t__syncthreads();\n\t\t}\n");
+    if (split)
+        emit_split_sum(&sb, s, group);
     /* the outputs: the sums stored, the statements after the loop */
     emit_outputs_open(&sb, d, s);
     const char *finish = t->finish ? stage_substitute(at(p, t->finish, "cl1_i", "cl1_j", a), "cl1_s",
                                                       "cl1_acc[cl1_m][cl1_n]", a)
                                    : arena_printf(a, "%s = cl1_acc[cl1_m][cl1_n];", acc);
-    sb_printf(&sb, "\t\t\t\tif (cl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) { %s", cond, finish);
+    sb_printf(&sb, "\t\t\t\tif (%scl1_i < cl1_ey && cl1_j < cl1_ex && (%s)) { %s", split ? "cl1_grp == 0 && " : "",
+              cond, finish);
     if (*t->post)
         sb_puts(&sb, at(p, t->post, "cl1_i", "cl1_j", a));
     sb_puts(&sb, " }\n\t\t\t}\n\t\t}\n\t}\n");

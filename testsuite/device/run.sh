@@ -24,7 +24,8 @@
 #   startup            a process's CUDA start, alone and beside a held context
 #                      (testsuite/bench/cuda_startup.cu)
 #   tiledot            testsuite/bench/tile_dot_check.cu (gemm: the original
-#                      against tile_dot32/64/128, checked, ms and TFLOP/s)
+#                      against tile_dot32/64/128 and the split tiles, checked,
+#                      ms and TFLOP/s; TILEDOT_SIZES, default 512 1024 2048)
 #   sums               testsuite/bench/sums_check.cu (column and row sums: the
 #                      catalogue's variants and other shapes, GB/s against a copy)
 #   parts              testsuite/bench/sums_parts.cu (which part of col_split8
@@ -230,8 +231,12 @@ order)
     done
     ;;
 tiledot)
-    # gemm: the original against tile_dot32/64/128, checked, ms and TFLOP/s
-    bench_check tile_dot_check 120 12 2048
+    # gemm: the original against tile_dot32/64/128 and the split tiles,
+    # checked, ms and TFLOP/s, at each of TILEDOT_SIZES (default 512 1024
+    # 2048: PolyBench's gemm and 3mm, 2mm, correlation's size)
+    for n in ${TILEDOT_SIZES:-512 1024 2048}; do
+        bench_check tile_dot_check 120 8 "$n"
+    done
     ;;
 sums)
     # column and row sums against the copy bandwidth

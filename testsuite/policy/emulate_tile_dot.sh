@@ -1,13 +1,16 @@
 #!/bin/sh
-# emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64 and tile_dot128
-# variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
+# emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64, tile_dot128,
+# tile_dot32_split4 and tile_dot64_split4 variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
 # syrk, a product of transposed operands over [1, nk), syr2k's two products
 # a step, gemm behind an early return checked against gemm, the textbook
 # product summing in a float) give the original's
 # bits, element for element, on matrices the tiles and float4 loads divide
 # and do not, grids that cover the matrices and more, and on a block shape
 # the variant was not made for (the original's path then); run on the CPU
-# through emulate.h (barriers and shared tiles by emu_launch_synced).
+# through emulate.h (barriers and shared tiles by emu_launch_synced).  The
+# split variants add a sum's parts in another order: they are checked on
+# multiples of 1/4 (emu_fill_quarters), where every order gives the same
+# bits, so that a step summed twice or not at all still shows.
 set -u
 tool=$1 src=$2
 . "$(dirname "$0")/emulate_lib.sh"
@@ -19,7 +22,7 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
-    for t in tile_dot32 tile_dot64 tile_dot128; do
+    for t in tile_dot32 tile_dot64 tile_dot128 tile_dot32_split4 tile_dot64_split4; do
         for kernel in gemm mm2 syrk_lower gemm_tt syr2k gemm_early matmul_sum matmul_scaled; do variant $kernel $t; done
     done
     cat <<'CPP'
@@ -28,12 +31,17 @@ struct sizes {
 };
 /* the original launched plainly on 32x8 blocks, the variant with barriers
  * on BLOCK, both on grids EXTRA blocks wider and taller than the matrix */
+static bool quarters; /* the variant reorders the sum: inputs whose sums are exact */
 template <class K0, class K1>
 static int check(const char *name, sizes s, size_t na, size_t nb, size_t nc, emu_dim3 block, unsigned extra,
                  K0 original, K1 variant)
 {
     float *a = new float[na], *b = new float[nb], *c0 = new float[nc], *c1 = new float[nc];
-    emu_fill(a, na, 31), emu_fill(b, nb, 32), emu_fill(c0, nc, 33), emu_fill(c1, nc, 33);
+    if (quarters)
+        emu_fill_quarters(a, na, 31), emu_fill_quarters(b, nb, 32), emu_fill_quarters(c0, nc, 33),
+            emu_fill_quarters(c1, nc, 33);
+    else
+        emu_fill(a, na, 31), emu_fill(b, nb, 32), emu_fill(c0, nc, 33), emu_fill(c1, nc, 33);
     emu_dim3 grid = {(s.nj + 31) / 32u + extra, (s.ni + 7) / 8u + extra, 1};
     emu_launch(grid, {32, 8, 1}, [&] { original(a, b, c0); });
     emu_dim3 g1 = {(s.nj + block.x - 1) / block.x + extra, (s.ni + block.y - 1) / block.y + extra, 1};
@@ -71,12 +79,19 @@ int main()
                             syr2k_tile_dot64, gemm_early_tile_dot64, matmul_sum_tile_dot64, matmul_scaled_tile_dot64},
                            {"tile_dot128", gemm_tile_dot128, mm2_tile_dot128, syrk_lower_tile_dot128,
                             gemm_tt_tile_dot128, syr2k_tile_dot128, gemm_early_tile_dot128, matmul_sum_tile_dot128,
-                            matmul_scaled_tile_dot128}};
+                            matmul_scaled_tile_dot128},
+                           {"tile_dot32_split4", gemm_tile_dot32_split4, mm2_tile_dot32_split4,
+                            syrk_lower_tile_dot32_split4, gemm_tt_tile_dot32_split4, syr2k_tile_dot32_split4,
+                            gemm_early_tile_dot32_split4, matmul_sum_tile_dot32_split4, matmul_scaled_tile_dot32_split4},
+                           {"tile_dot64_split4", gemm_tile_dot64_split4, mm2_tile_dot64_split4,
+                            syrk_lower_tile_dot64_split4, gemm_tt_tile_dot64_split4, syr2k_tile_dot64_split4,
+                            gemm_early_tile_dot64_split4, matmul_sum_tile_dot64_split4, matmul_scaled_tile_dot64_split4}};
     /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
     const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
     const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
     int bad = 0, runs = 0;
-    for (const variants &v : vs)
+    for (const variants &v : vs) {
+        quarters = strstr(v.name, "_split") != nullptr;
         for (const sizes &s : ss)
             for (const emu_dim3 &bl : blocks)
                 for (unsigned extra : {0u, 2u}) {
@@ -117,6 +132,7 @@ int main()
                                  [&](float *a, float *b, float *c) { v.sc(s.ni, s.nj, s.nk, 1.5f, 0.75f, a, b, c); });
                     runs += 8;
                 }
+    }
     printf("tile_dot: %d emulated runs\n", runs);
     return bad;
 }
