@@ -39,6 +39,7 @@ PLAIN(vec_loads)
 PLAIN(grid_sm)
 PLAIN(stencil_tile)
 ONE_FACTOR(warp_rows)
+ONE_FACTOR(sweep_lanes)
 ONE_FACTOR(split_loop)
 ONE_FACTOR(col_split)
 ONE_FACTOR(reshape)
@@ -159,6 +160,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_dot32_split4", "tile_dot", LOOP, 0, run_tile_dot, 32, 4},
     {"tile_dot64_split4", "tile_dot", LOOP, 0, run_tile_dot, 64, 4},
     {"tile_pairs64_split4", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 4},
+    {"sweep_lanes", "sweep", LOOP, TALLER, run_sweep_lanes, 1, 0},
+    {"sweep_lanes4", "sweep", LOOP, TALLER, run_sweep_lanes, 4, 0},
 };
 
 size_t pol_transform_count(void)

@@ -204,6 +204,11 @@ int pol_transform_col_split(const tu_model *m, const kernel *k, const pol_facts 
  * step's loads issued first, the earlier steps' stores forwarded */
 int pol_transform_sweep(const tu_model *m, const kernel *k, const pol_facts *f, int steps,
                         arena *a, pol_edit_vec *out, const char **why);
+/* the same walk where no step reads what an earlier step wrote, a warp a
+ * walk on a grid 32 times as tall, the lanes taking consecutive steps,
+ * per_lane each at a time (transform_sweep_lanes.c) */
+int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_facts *f, int per_lane,
+                              arena *a, pol_edit_vec *out, const char **why);
 /* the same walk along rows, a warp's 32 rows staged `steps` steps at a
  * time through shared memory (coalesced loads and stores; with prefetch,
  * the next tile's loads in flight while a tile's steps run); its text

@@ -74,6 +74,11 @@ static bool emu_synced;
 static emu_gate emu_block_gate, emu_warp_gates[32];
 static unsigned long emu_progress;
 static int emu_or_slots[2]; /* __syncthreads_or's rounds */
+/* emu_launch_synced runs a block's threads from the last to the first:
+ * between two barriers a later lane then stores before an earlier one
+ * loads, which a missing barrier shows where the first-to-last order
+ * happens to be the original's */
+static bool emu_reverse_order;
 static unsigned char emu_slots[1024][16]; /* a shuffle's values, by thread */
 
 static size_t emu_flat_thread()
@@ -179,7 +184,8 @@ template <class Kernel> static void emu_launch_synced(emu_dim3 grid, emu_dim3 bl
                 for (size_t running = threads; running > 0;) {
                     unsigned long before = emu_progress;
                     running = 0;
-                    for (size_t t = 0; t < threads; t++) {
+                    for (size_t i = 0; i < threads; i++) {
+                        size_t t = emu_reverse_order ? threads - 1 - i : i;
                         if (fibers[t].done)
                             continue;
                         emu_current = &fibers[t];

@@ -3,13 +3,17 @@
 # sweep8_spread, sweep16_spread on grids 1 to 3 high; sweep_tile16_spread,
 # sweep_tile32_spread (the next tile prefetched) and sweep_tile64_spread,
 # warps run as coroutines, on grids 1 to 3 high:
-# the tiles on 2, the original loop on the others) of
+# the tiles on 2, the original loop on the others; sweep_lanes and
+# sweep_lanes4 on adi's backward sweep and a walk reading ahead, lanes as
+# coroutines run first to last and last to first, on grids 1, 2, 3 and 32
+# high) of
 # fixtures/sweeps.cu (adi's forward and backward row sweeps, a row read
 # two steps back beside a read-only row one step each way, a column walk
 # reading two steps back and the same step's store) give the original's
 # bits, element for element, on lines whose length the steps divide and do
 # not (the last T cut short), with threads past the guard; a read that
-# moves at another pace than its array's write is refused.  Run on the CPU
+# moves at another pace than its array's write is refused, and sweep_lanes
+# refuses a chain (a read one step back) and a column walk.  Run on the CPU
 # through emulate.h.
 set -u
 tool=$1 src=$2
@@ -35,11 +39,24 @@ case $out in
 "refused: an array is not walked along a row"*) echo "ok: col_sweep refused by sweep_tile32_spread" ;;
 *) echo "FAIL: col_sweep sweep_tile32_spread: $out"; fail=1 ;;
 esac
+out=$("$tool" "$src/fixtures/sweeps.cu" row_sweep sweep_lanes --distinct --shape 64,1,1 --flat-grid)
+case $out in
+"refused: a step reads an element an earlier step wrote: the steps are a chain") echo "ok: row_sweep refused by sweep_lanes" ;;
+*) echo "FAIL: row_sweep sweep_lanes: $out"; fail=1 ;;
+esac
+out=$("$tool" "$src/fixtures/sweeps.cu" col_sweep sweep_lanes4 --distinct --shape 64,1,1 --flat-grid)
+case $out in
+"refused: "*) echo "ok: col_sweep refused by sweep_lanes4" ;;
+*) echo "FAIL: col_sweep sweep_lanes4: $out"; fail=1 ;;
+esac
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
     for t in sweep8 sweep16 sweep8_spread sweep16_spread; do
         for kernel in row_sweep back_sweep col_sweep; do variant $kernel $t; done
+    done
+    for t in sweep_lanes sweep_lanes4; do
+        for kernel in back_sweep ahead_sweep; do variant $kernel $t; done
     done
     for t in sweep8 sweep_tile16_spread sweep_tile32_spread sweep_tile64_spread; do
         for kernel in row_sweep back_sweep two_back; do
@@ -117,6 +134,17 @@ int main()
             bad |= check_rows("two_back sweep_tile64_spread", n, two_back, two_back_sweep_tile64_spread, h, true);
             runs += 11;
         }
+        /* a warp a walk: the taller grid is 32 high for blocks of 64 */
+        for (unsigned h : {1u, 2u, 3u, 32u})
+            for (bool reverse : {false, true}) {
+                emu_reverse_order = reverse;
+                bad |= check_rows("back_sweep sweep_lanes", n, back_sweep, back_sweep_sweep_lanes, h, true);
+                bad |= check_rows("back_sweep sweep_lanes4", n, back_sweep, back_sweep_sweep_lanes4, h, true);
+                bad |= check_rows("ahead_sweep sweep_lanes", n, ahead_sweep, ahead_sweep_sweep_lanes, h, true);
+                bad |= check_rows("ahead_sweep sweep_lanes4", n, ahead_sweep, ahead_sweep_sweep_lanes4, h, true);
+                emu_reverse_order = false;
+                runs += 4;
+            }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};
     for (int r : rows)
