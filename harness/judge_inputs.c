@@ -161,20 +161,34 @@ int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void 
 }
 
 /* the original on the captured inputs with the allocations of mask[]
- * poisoned (in pin), its outputs in pout */
+ * poisoned (in pin), its outputs in pout; tag names the sets' folders;
+ * rest_reproduced: the poisons after the first, run in one process, all
+ * gave ref_out */
 typedef struct poisoned_run {
     const hn_judge_request *rq;
     const char *exe;
     const hn_capture *c;
     const char *meta, *ref_out, *pin, *pout;
     const int *mask;
+    int tag;
+    arena *a;
     strbuf *err;
+    int rest_reproduced;
 } poisoned_run;
+
+static int rest_in_one_process(const poisoned_run *pr);
 
 /* hn_pure_output's question: 1 when the poisoned run gives ref_out */
 static int reproduces_poisoned(void *ctx, int pattern)
 {
     poisoned_run *pr = ctx;
+    /* after the first poison, the others in one process: a CUDA start for
+     * them all (the first alone, since an allocation that is read, the
+     * common case, is told by one run) */
+    if (pattern == 1)
+        pr->rest_reproduced = rest_in_one_process(pr);
+    if (pattern >= 1 && pr->rest_reproduced)
+        return 1;
     /* in place: pin's other allocations stay links to the capture's */
     if (judge_edit_inputs(pr->rq, pr->c, pr->pin, pr->pin, INPUTS_POISON, (uint64_t)pattern,
                           pr->mask, pr->err) != 0)
@@ -206,29 +220,30 @@ static int output_changed(const hn_capture *c, const char *ref_out, int al, strb
     return changed;
 }
 
-/* Every poison's run in one process (a CUDA start for the three, and an
- * allocation no poison touches read once): 1 when all three finished and
- * gave ref_out.  Anything else decides nothing: the runs one by one do. */
-static int pure_in_one_process(const hn_judge_request *rq, const char *exe, const hn_capture *c,
-                               const char *meta, const char *ref_out, const int *mask, int tag,
-                               arena *a)
+/* The poisons after the first, run in one process (a CUDA start for them
+ * all, and an allocation no poison touches read once): 1 when all
+ * finished and gave ref_out.  Anything else decides nothing: the runs one
+ * by one do. */
+static int rest_in_one_process(const poisoned_run *pr)
 {
-    const char *ins[HN_POISONS], *outs[HN_POISONS];
-    int done[HN_POISONS];
+    enum { first = 1, n = HN_POISONS - first };
+    const char *ins[n], *outs[n];
+    int done[n];
     strbuf err = {0};
     int ok = 1;
-    for (int p = 0; ok && p < HN_POISONS; p++) {
-        ins[p] = judge_make_dir(rq, a, "pureset%d-%d/in", tag, p);
-        outs[p] = judge_make_dir(rq, a, "pureset%d-%d/out", tag, p);
-        ok = ins[p] && outs[p] &&
-             judge_edit_inputs(rq, c, c->dir, ins[p], INPUTS_COPY, 0, NULL, &err) == 0 &&
-             judge_edit_inputs(rq, c, ins[p], ins[p], INPUTS_POISON, (uint64_t)p, mask, &err) == 0;
+    for (int s = 0; ok && s < n; s++) {
+        ins[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/in", pr->tag, first + s);
+        outs[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/out", pr->tag, first + s);
+        ok = ins[s] && outs[s] &&
+             judge_edit_inputs(pr->rq, pr->c, pr->c->dir, ins[s], INPUTS_COPY, 0, NULL, &err) == 0 &&
+             judge_edit_inputs(pr->rq, pr->c, ins[s], ins[s], INPUTS_POISON, (uint64_t)(first + s), pr->mask,
+                               &err) == 0;
     }
     if (ok)
-        judge_run_sets(rq, exe, 0, meta, ins, outs, HN_POISONS, done, a);
-    for (int p = 0; ok && p < HN_POISONS; p++) {
+        judge_run_sets(pr->rq, pr->exe, 0, pr->meta, ins, outs, n, done, pr->a);
+    for (int s = 0; ok && s < n; s++) {
         char detail[256];
-        ok = done[p] && judge_compare_dirs(rq, c, ref_out, "out", outs[p], NULL, detail,
+        ok = done[s] && judge_compare_dirs(pr->rq, pr->c, pr->ref_out, "out", outs[s], NULL, detail,
                                            sizeof detail, &err) == 0;
     }
     sb_free(&err);
@@ -241,9 +256,7 @@ static int pure_together(const hn_judge_request *rq, const char *exe, const hn_c
                          const char *meta, const char *ref_out, const int *mask, int tag,
                          arena *a, strbuf *err)
 {
-    if (pure_in_one_process(rq, exe, c, meta, ref_out, mask, tag, a))
-        return 1;
-    poisoned_run pr = {rq, exe, c, meta, ref_out, NULL, NULL, mask, err};
+    poisoned_run pr = {rq, exe, c, meta, ref_out, NULL, NULL, mask, tag, a, err, 0};
     pr.pin = judge_make_dir(rq, a, "pure%d-%d/in", tag, 0);
     pr.pout = judge_make_dir(rq, a, "pure%d-%d/out", tag, 0);
     if (!pr.pin || !pr.pout ||
