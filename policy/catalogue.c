@@ -78,7 +78,14 @@ static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, in
 static int run_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                         arena *a, pol_edit_vec *out, const char **why)
 {
-    return pol_transform_tile_dot(m, k, f, x, y, a, out, why);
+    return pol_transform_tile_dot(m, k, f, x, y, 1, a, out, why);
+}
+
+/* tile_dot with the loads two stages ahead */
+static int run_tile_dot_ahead2(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
+                               arena *a, pol_edit_vec *out, const char **why)
+{
+    return pol_transform_tile_dot(m, k, f, x, y, 2, a, out, why);
 }
 
 static int run_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -162,6 +169,8 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_pairs64_split4", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 4},
     {"sweep_lanes", "sweep", LOOP, TALLER, run_sweep_lanes, 1, 0},
     {"sweep_lanes4", "sweep", LOOP, TALLER, run_sweep_lanes, 4, 0},
+    {"tile_dot32_split4_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 32, 4},
+    {"tile_dot64_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 64, 0},
 };
 
 size_t pol_transform_count(void)

@@ -242,9 +242,10 @@ int pol_transform_grid_sm(const tu_model *m, const kernel *k, const pol_facts *f
  * thread, 64: 4 x 4, 128: 8 x 8), double-buffered shared stages, the
  * launch kept; split 4: the sum split over four groups of the block's
  * threads (32: 4 x 4 a thread, 64: 8 x 8), for outputs too small to give
- * every SM tiles (transform_tile_dot.c) */
+ * every SM tiles; ahead 2: the global loads two stages ahead of the one
+ * summed, not one (transform_tile_dot.c) */
 int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int tile, int split,
-                           arena *a, pol_edit_vec *out, const char **why);
+                           int ahead, arena *a, pol_edit_vec *out, const char **why);
 /* `tile_pairs64`: a thread-per-row kernel whose outer loop sums a column
  * product for each pair (covariance), tiled over the pairs on a grid
  * factor times taller; split 4: tile_dot's split shape, 8 x 8 pairs a

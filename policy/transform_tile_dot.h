@@ -42,9 +42,10 @@ typedef struct tile_dot_plan {
  * outputs a thread; KS (0 or 1: none) splits the sum inside the block: KS
  * groups of threads each sum BK/KS steps of every stage into TM x TN
  * outputs of their own, added together at the end ((BM/TM) * (BN/TN) * KS
- * = 256 threads) */
+ * = 256 threads); AHEAD (0 or 1: one, 2: two) how many stages ahead of
+ * the one summed the global loads are issued */
 typedef struct tile_dot_shape {
-    int bm, bn, bk, tm, tn, ks;
+    int bm, bn, bk, tm, tn, ks, ahead;
 } tile_dot_shape;
 
 /* the preconditions; 1 with *why when refused */

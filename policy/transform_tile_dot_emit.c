@@ -29,6 +29,12 @@
  * stores.  Fewer outputs a block (more blocks for a small output) at the
  * same outputs a thread: the sum's roundings are no longer the original's,
  * the judge's tolerance decides.
+ *
+ * Two stages ahead (AHEAD 2, the `_ahead2` variants): the global loads of
+ * stage s + 2 go out while stage s is summed, into a second set of
+ * registers, so that a load's latency is hidden by two stages' arithmetic
+ * where one stage's is shorter (512 x 512 products: 16 stages of a few
+ * hundred cycles each, each waiting about a microsecond for its loads).
  */
 #include <string.h>
 
@@ -134,6 +140,30 @@ static void emit_load(strbuf *sb, const tile_dot_plan *t, const tile_dot_shape *
                       value(op, arena_printf(a, "%s + %d]", addr, e), a));
     }
     sb_puts(sb, "\t\t\t\t}\n\t\t\t}\n");
+}
+
+/* the stage loads of every product and side into the registers of d */
+static const char *emit_loads(const tile_dot_plan *t, const tile_dot_shape *s, const side_info *d, arena *a)
+{
+    strbuf inner;
+    sb_init(&inner);
+    for (int q = 0; q < t->n_products; q++)
+        for (int side = 0; side < 2; side++)
+            emit_load(&inner, t, s, &d[side], side, q, a);
+    const char *loads = arena_strdup(a, sb_str(&inner));
+    sb_free(&inner);
+    return loads;
+}
+
+/* text, each line indented by `more` tabs more */
+static void put_indented(strbuf *sb, const char *text, int more)
+{
+    for (const char *c = text; *c; c++) {
+        if (c == text || c[-1] == '\n')
+            for (int i = 0; i < more; i++)
+                sb_putc(sb, '\t');
+        sb_putc(sb, *c);
+    }
 }
 
 /* stores product q's registers into buffer buf of the operand's stage */
@@ -264,28 +294,30 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
     for (int side = 0; side < 2; side++)
         emit_rows(&sb, t, s, d, side, a);
     sb_puts(&sb, t->n_products == 2 ? "\t\tfloat4 cl1_xr, cl1_xc, cl1_xr1, cl1_xc1;\n" : "\t\tfloat4 cl1_xr, cl1_xc;\n");
+    /* two stages ahead: stage s + 2's loads go to the y registers */
+    const int ahead = s->ahead == 2;
+    side_info dy[2] = {d[0], d[1]};
+    dy[0].reg = "cl1_yr", dy[1].reg = "cl1_yc";
+    if (ahead)
+        sb_puts(&sb, t->n_products == 2 ? "\t\tfloat4 cl1_yr, cl1_yc, cl1_yr1, cl1_yc1;\n" : "\t\tfloat4 cl1_yr, cl1_yc;\n");
     sb_printf(&sb, "\t\tif (cl1_stages > 0) {\n\t\t\tconst int cl1_k0 = (%s);\n", p->lower);
-    strbuf inner;
-    sb_init(&inner);
-    for (int q = 0; q < t->n_products; q++)
-        for (int side = 0; side < 2; side++)
-            emit_load(&inner, t, s, &d[side], side, q, a);
-    const char *loads = arena_strdup(a, sb_str(&inner));
-    sb_free(&inner);
+    const char *loads = emit_loads(t, s, d, a);
     sb_puts(&sb, loads);
     for (int q = 0; q < t->n_products; q++)
         for (int side = 0; side < 2; side++)
             emit_store(&sb, t, s, &d[side], side, q, "0", a);
+    if (ahead) {
+        /* stage 1 into the x registers, stored during stage 0 */
+        sb_printf(&sb, "\t\t\tif (cl1_stages > 1) {\n\t\t\t\tconst int cl1_k0 = (%s) + %d;\n", p->lower, s->bk);
+        put_indented(&sb, loads, 1);
+        sb_puts(&sb, "\t\t\t}\n");
+    }
     sb_puts(&sb, "\t\t\t__syncthreads();\n\t\t}\n");
     sb_puts(&sb, "\t\tfor (int cl1_s = 0; cl1_s < cl1_stages; cl1_s++) {\n\t\t\tconst int cl1_buf = cl1_s & 1;\n");
-    sb_printf(&sb, "\t\t\tconst int cl1_k0 = (%s) + (cl1_s + 1) * %d;\n\t\t\tif (cl1_s + 1 < cl1_stages) {\n",
-              p->lower, s->bk);
-    /* the next stage's loads, one level deeper */
-    for (const char *c = loads; *c; c++) {
-        if (c == loads || c[-1] == '\n')
-            sb_putc(&sb, '\t');
-        sb_putc(&sb, *c);
-    }
+    sb_printf(&sb, "\t\t\tconst int cl1_k0 = (%s) + (cl1_s + %d) * %d;\n\t\t\tif (cl1_s + %d < cl1_stages) {\n",
+              p->lower, ahead ? 2 : 1, s->bk, ahead ? 2 : 1);
+    /* the loads of the stage one (two) ahead, one level deeper */
+    put_indented(&sb, ahead ? emit_loads(t, s, dy, a) : loads, 1);
     sb_puts(&sb, "\t\t\t}\n");
     sb_printf(&sb, "\t\t\t#pragma unroll\n\t\t\tfor (int cl1_kk = 0; cl1_kk < %d; cl1_kk++) {\n", steps);
     /* the stage's row this group sums at step cl1_kk */
@@ -327,13 +359,13 @@ const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const
         strbuf st;
         sb_init(&st);
         emit_store(&st, t, s, &d[qs % 2], qs % 2, qs / 2, "cl1_buf ^ 1", a);
-        for (const char *c = sb_str(&st); *c; c++) {
-            if (c == sb_str(&st) || c[-1] == '\n')
-                sb_putc(&sb, '\t');
-            sb_putc(&sb, *c);
-        }
+        put_indented(&sb, sb_str(&st), 1);
         sb_free(&st);
     }
+    /* two stages ahead: the next stage's registers are the y ones */
+    for (int q = 0; ahead && q < t->n_products; q++)
+        sb_printf(&sb, "\t\t\t\t%s = %s, %s = %s;\n", for_product("cl1_xr", q, a), for_product("cl1_yr", q, a),
+                  for_product("cl1_xc", q, a), for_product("cl1_yc", q, a));
     sb_puts(&sb, "\t\t\t}\n\t\t\t__syncthreads();\n\t\t}\n");
     if (split)
         emit_split_sum(&sb, s, group);

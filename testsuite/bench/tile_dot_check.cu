@@ -1,8 +1,9 @@
 // tile_dot_check.cu: the fixture gemm (testsuite/policy/fixtures/dots.cu,
 // PolyBench's gemm kernel with run-time sizes) against its tile_dot32,
-// tile_dot64, tile_dot128, tile_dot32_split4 and tile_dot64_split4 variants
-// as the transform writes them (the policy goldens
-// testsuite/policy/expected/gemm.tile_dot{32,64,128,32_split4,64_split4}distinctshape32x8x1.cu,
+// tile_dot64, tile_dot128, tile_dot32_split4, tile_dot64_split4,
+// tile_dot64_ahead2 and tile_dot32_split4_ahead2 variants as the transform
+// writes them (the policy goldens
+// testsuite/policy/expected/gemm.tile_dot{32,64,128,32_split4,64_split4,64_ahead2,32_split4_ahead2}distinctshape32x8x1.cu,
 // which the policy golden tests hold to the transform's output), on the
 // original's launch (32x8 blocks): results compared with the original's,
 // time and TFLOP/s of each.
@@ -29,6 +30,12 @@
 #undef gemm
 #define gemm gemm_tile_dot64_split4
 #include "../policy/expected/gemm.tile_dot64_split4distinctshape32x8x1.cu"
+#undef gemm
+#define gemm gemm_tile_dot64_ahead2
+#include "../policy/expected/gemm.tile_dot64_ahead2distinctshape32x8x1.cu"
+#undef gemm
+#define gemm gemm_tile_dot32_split4_ahead2
+#include "../policy/expected/gemm.tile_dot32_split4_ahead2distinctshape32x8x1.cu"
 #undef gemm
 
 #include "bench_cuda.h"
@@ -115,7 +122,7 @@ static int compare(const char *name, const problem &p, const std::vector<float> 
         worst = std::max(worst, d);
         bad += !(d <= tol);
     }
-    printf("  %-18s %dx%dx%d: %s (max |diff| %.3g, %zu of %zu bit-equal)\n", name, p.ni, p.nj, p.nk,
+    printf("  %-24s %dx%dx%d: %s (max |diff| %.3g, %zu of %zu bit-equal)\n", name, p.ni, p.nj, p.nk,
            bad ? "MISMATCH" : "ok", worst, exact, ref.size());
     return bad != 0;
 }
@@ -126,7 +133,8 @@ int main(int argc, char **argv)
     const struct { const char *name; gemm_fn fn; } variants[] = {
         {"tile_dot32", gemm_tile_dot32},        {"tile_dot64", gemm_tile_dot64},
         {"tile_dot128", gemm_tile_dot128},      {"tile_dot32_split4", gemm_tile_dot32_split4},
-        {"tile_dot64_split4", gemm_tile_dot64_split4}};
+        {"tile_dot64_split4", gemm_tile_dot64_split4},  {"tile_dot64_ahead2", gemm_tile_dot64_ahead2},
+        {"tile_dot32_split4_ahead2", gemm_tile_dot32_split4_ahead2}};
     int fail = 0;
     /* correctness on sizes the tiles and float4 do and do not divide */
     const int odd[][3] = {{n, n, n}, {1000, 1000, 1000}, {333, 517, 129}, {5, 7, 3}, {130, 64, 1001}};
@@ -144,10 +152,10 @@ int main(int argc, char **argv)
     problem p = make(n, n, n);
     double flop = 2.0 * n * (double)n * n;
     float t0 = time_ms(gemm, p, reps);
-    printf("  %-18s %9.3f ms %7.2f TFLOP/s\n", "original", t0, flop / t0 / 1e9);
+    printf("  %-24s %9.3f ms %7.2f TFLOP/s\n", "original", t0, flop / t0 / 1e9);
     for (auto &v : variants) {
         float t = time_ms(v.fn, p, reps);
-        printf("  %-18s %9.3f ms %7.2f TFLOP/s  %.2fx\n", v.name, t, flop / t / 1e9, t0 / t);
+        printf("  %-24s %9.3f ms %7.2f TFLOP/s  %.2fx\n", v.name, t, flop / t / 1e9, t0 / t);
     }
     release(p);
     return fail;

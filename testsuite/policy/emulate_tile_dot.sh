@@ -1,6 +1,7 @@
 #!/bin/sh
 # emulate_tile_dot.sh POL_TOOL SRC_DIR: the tile_dot32, tile_dot64, tile_dot128,
-# tile_dot32_split4 and tile_dot64_split4 variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
+# tile_dot32_split4, tile_dot64_split4, tile_dot64_ahead2 and
+# tile_dot32_split4_ahead2 variants of fixtures/dots.cu (gemm, 2mm's first kernel, a lower-triangle
 # syrk, a product of transposed operands over [1, nk), syr2k's two products
 # a step, gemm behind an early return checked against gemm, the textbook
 # product summing in a float) give the original's
@@ -22,7 +23,8 @@ variant() { # KERNEL COMBO: the variant renamed KERNEL_COMBO
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/dots.cu"
-    for t in tile_dot32 tile_dot64 tile_dot128 tile_dot32_split4 tile_dot64_split4; do
+    for t in tile_dot32 tile_dot64 tile_dot128 tile_dot32_split4 tile_dot64_split4 tile_dot64_ahead2 \
+        tile_dot32_split4_ahead2; do
         for kernel in gemm mm2 syrk_lower gemm_tt syr2k gemm_early matmul_sum matmul_scaled; do variant $kernel $t; done
     done
     cat <<'CPP'
@@ -85,9 +87,17 @@ int main()
                             gemm_early_tile_dot32_split4, matmul_sum_tile_dot32_split4, matmul_scaled_tile_dot32_split4},
                            {"tile_dot64_split4", gemm_tile_dot64_split4, mm2_tile_dot64_split4,
                             syrk_lower_tile_dot64_split4, gemm_tt_tile_dot64_split4, syr2k_tile_dot64_split4,
-                            gemm_early_tile_dot64_split4, matmul_sum_tile_dot64_split4, matmul_scaled_tile_dot64_split4}};
-    /* divided by tiles and float4s; neither; smaller than a tile; odd strides */
-    const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}};
+                            gemm_early_tile_dot64_split4, matmul_sum_tile_dot64_split4, matmul_scaled_tile_dot64_split4},
+                           {"tile_dot64_ahead2", gemm_tile_dot64_ahead2, mm2_tile_dot64_ahead2,
+                            syrk_lower_tile_dot64_ahead2, gemm_tt_tile_dot64_ahead2, syr2k_tile_dot64_ahead2,
+                            gemm_early_tile_dot64_ahead2, matmul_sum_tile_dot64_ahead2, matmul_scaled_tile_dot64_ahead2},
+                           {"tile_dot32_split4_ahead2", gemm_tile_dot32_split4_ahead2, mm2_tile_dot32_split4_ahead2,
+                            syrk_lower_tile_dot32_split4_ahead2, gemm_tt_tile_dot32_split4_ahead2,
+                            syr2k_tile_dot32_split4_ahead2, gemm_early_tile_dot32_split4_ahead2,
+                            matmul_sum_tile_dot32_split4_ahead2, matmul_scaled_tile_dot32_split4_ahead2}};
+    /* divided by tiles and float4s; neither; smaller than a tile; odd
+     * strides; more stages than the loads run ahead (4 of 32, 7 of 16) */
+    const sizes ss[] = {{128, 128, 32}, {136, 72, 20}, {70, 45, 37}, {5, 3, 2}, {130, 66, 9}, {40, 36, 101}};
     const emu_dim3 blocks[] = {{32, 8, 1}, {16, 16, 1}};
     int bad = 0, runs = 0;
     for (const variants &v : vs) {
