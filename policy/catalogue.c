@@ -91,7 +91,14 @@ static int run_tile_dot_ahead2(const tu_model *m, const kernel *k, const pol_fac
 static int run_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                           arena *a, pol_edit_vec *out, const char **why)
 {
-    return pol_transform_tile_pairs(m, k, f, x, y, a, out, why);
+    return pol_transform_tile_pairs(m, k, f, x, y, 1, a, out, why);
+}
+
+/* tile_pairs with the loads two stages ahead */
+static int run_tile_pairs_ahead2(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
+                                 arena *a, pol_edit_vec *out, const char **why)
+{
+    return pol_transform_tile_pairs(m, k, f, x, y, 2, a, out, why);
 }
 
 static int run_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
@@ -171,6 +178,7 @@ static const pol_catalogue_entry catalogue[] = {
     {"sweep_lanes4", "sweep", LOOP, TALLER, run_sweep_lanes, 4, 0},
     {"tile_dot32_split4_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 32, 4},
     {"tile_dot64_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 64, 0},
+    {"tile_pairs64_ahead2", "tile_pairs", LOOP, TALLER, run_tile_pairs_ahead2, 64, 0},
 };
 
 size_t pol_transform_count(void)

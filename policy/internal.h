@@ -249,8 +249,8 @@ int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *
 /* `tile_pairs64`: a thread-per-row kernel whose outer loop sums a column
  * product for each pair (covariance), tiled over the pairs on a grid
  * factor times taller; split 4: tile_dot's split shape, 8 x 8 pairs a
- * thread (transform_tile_pairs.c) */
-int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor, int split,
+ * thread; ahead 2: the loads two stages ahead (transform_tile_pairs.c) */
+int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor, int split, int ahead,
                              arena *a, pol_edit_vec *out, const char **why);
 
 #endif

@@ -19,7 +19,8 @@
  * block, 4x4 a thread, both columns staged in shared memory, each sum's
  * terms added in the original's order (`tile_pairs64_split4`: 8x8 a thread,
  * the sum split over four groups of the block's threads, the judge's
- * tolerance deciding).  The grid is made 64 times taller,
+ * tolerance deciding; `tile_pairs64_ahead2`: each stage's loads two
+ * stages ahead of the one summed).  The grid is made 64 times taller,
  * as split_loop's, and its blocks take the tiles in turn (those with no
  * pair of the triangle are left at once); the guard's statements around the
  * loop run once, in the first slice.  Another block shape, or bounds the
@@ -138,7 +139,7 @@ static int accumulator_ok(const tu_model *m, const kernel *k, const char *acc, t
     return 1;
 }
 
-int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor, int split,
+int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int factor, int split, int ahead,
                              arena *a, pol_edit_vec *out, const char **why)
 {
     split_plan sp;
@@ -233,6 +234,7 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
         t.prologue = arena_printf(a, "if (blockIdx.y == 0 && (%s)) { %s }", sp.cond, pol_trim(around, strlen(around), a));
     /* split 4: four groups of 64 threads, 8 x 8 pairs a thread */
     tile_dot_shape shape = split == 4 ? (tile_dot_shape){64, 64, 16, 8, 8, 4, 0} : (tile_dot_shape){64, 64, 16, 4, 4, 0, 0};
+    shape.ahead = ahead; /* 2: `tile_pairs64_ahead2`, the loads two stages ahead */
     const char *tiled = tile_dot_emit(&t, &shape, f, a);
     int blanks;
     size_t ls = pol_line_start(sp.text, k->body.items[sp.guard].range.begin, &blanks);

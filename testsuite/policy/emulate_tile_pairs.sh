@@ -1,5 +1,5 @@
 #!/bin/sh
-# emulate_tile_pairs.sh POL_TOOL SRC_DIR: the tile_pairs64 and tile_pairs64_split4 variants of
+# emulate_tile_pairs.sh POL_TOOL SRC_DIR: the tile_pairs64, tile_pairs64_split4 and tile_pairs64_ahead2 variants of
 # fixtures/pairs.cu (covariance's triangle and mirror, correlation's
 # diagonal and shifted loop, a sum in a variable with a scale and two
 # column arrays) give the original's bits, element for element, on sizes
@@ -21,7 +21,7 @@ variant() { # KERNEL COMBO SUFFIX: the variant renamed KERNEL_SUFFIX
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/pairs.cu"
-    for kernel in covar corr cross; do variant $kernel tile_pairs64 tiled; variant $kernel tile_pairs64_split4 split; done
+    for kernel in covar corr cross; do variant $kernel tile_pairs64 tiled; variant $kernel tile_pairs64_split4 split; variant $kernel tile_pairs64_ahead2 ahead; done
     cat <<'CPP'
 typedef void pairs_fn(int, int, float *, float *, float *);
 /* the original on 256-thread blocks, one slice; the variant on BLOCK with
@@ -54,6 +54,9 @@ static void cross_v(int m, int n, float *s, float *x, float *y) { cross_tiled(m,
 static void covar_s(int m, int n, float *s, float *x, float *) { covar_split(m, n, s, x); }
 static void corr_s(int m, int n, float *s, float *x, float *) { corr_split(m, n, s, x); }
 static void cross_s(int m, int n, float *s, float *x, float *y) { cross_split(m, n, 1.5f, s, x, y); }
+static void covar_a(int m, int n, float *s, float *x, float *) { covar_ahead(m, n, s, x); }
+static void corr_a(int m, int n, float *s, float *x, float *) { corr_ahead(m, n, s, x); }
+static void cross_a(int m, int n, float *s, float *x, float *y) { cross_ahead(m, n, 1.5f, s, x, y); }
 int main()
 {
     struct {
@@ -62,10 +65,13 @@ int main()
         bool quarters;
     } ks[] = {{"covar", covar_o, covar_v, false},        {"corr", corr_o, corr_v, false},
               {"cross", cross_o, cross_v, false},        {"covar split4", covar_o, covar_s, true},
-              {"corr split4", corr_o, corr_s, true},     {"cross split4", cross_o, cross_s, true}};
+              {"corr split4", corr_o, corr_s, true},     {"cross split4", cross_o, cross_s, true},
+              {"covar ahead2", covar_o, covar_a, false},   {"corr ahead2", corr_o, corr_a, false},
+              {"cross ahead2", cross_o, cross_a, false}};
     /* divided by tiles and float4s; neither; smaller than a tile; several
-     * row tiles with a stride float4s do not divide */
-    const int sizes[][2] = {{128, 32}, {96, 40}, {70, 37}, {5, 3}, {130, 9}};
+     * row tiles with a stride float4s do not divide; a sum of 7 stages
+     * (more than the loads run ahead) */
+    const int sizes[][2] = {{128, 32}, {96, 40}, {70, 37}, {5, 3}, {130, 9}, {40, 101}};
     int bad = 0, runs = 0;
     for (auto &k : ks)
         for (auto &s : sizes)
