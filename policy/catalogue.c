@@ -75,31 +75,19 @@ static int run_unroll(const tu_model *m, const kernel *k, const pol_facts *f, in
     return pol_transform_unroll(m, k, x, a, out, why);
 }
 
-static int run_tile_dot(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
-                        arena *a, pol_edit_vec *out, const char **why)
-{
-    return pol_transform_tile_dot(m, k, f, x, y, 1, a, out, why);
-}
+/* the tiles (tile_dot, tile_pairs): x the tile or grid factor, y the
+ * split, `ahead` how many stages ahead the loads go */
+#define TILES(fn, ahead)                                                                           \
+    static int run_##fn##_ahead##ahead(const tu_model *m, const kernel *k, const pol_facts *f,     \
+                                       int x, int y, arena *a, pol_edit_vec *out, const char **why) \
+    {                                                                                              \
+        return pol_transform_##fn(m, k, f, x, y, ahead, a, out, why);                              \
+    }
 
-/* tile_dot with the loads two stages ahead */
-static int run_tile_dot_ahead2(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
-                               arena *a, pol_edit_vec *out, const char **why)
-{
-    return pol_transform_tile_dot(m, k, f, x, y, 2, a, out, why);
-}
-
-static int run_tile_pairs(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
-                          arena *a, pol_edit_vec *out, const char **why)
-{
-    return pol_transform_tile_pairs(m, k, f, x, y, 1, a, out, why);
-}
-
-/* tile_pairs with the loads two stages ahead */
-static int run_tile_pairs_ahead2(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
-                                 arena *a, pol_edit_vec *out, const char **why)
-{
-    return pol_transform_tile_pairs(m, k, f, x, y, 2, a, out, why);
-}
+TILES(tile_dot, 1)
+TILES(tile_dot, 2)
+TILES(tile_pairs, 1)
+TILES(tile_pairs, 2)
 
 static int run_regblock(const tu_model *m, const kernel *k, const pol_facts *f, int x, int y,
                         arena *a, pol_edit_vec *out, const char **why)
@@ -158,10 +146,10 @@ static const pol_catalogue_entry catalogue[] = {
     {"grid_stride16", "grid_stride", 0, NARROWER, run_grid_stride, 16, 0},
     {"grid_sm", "grid_sm", 0, SM, run_grid_sm, 0, 0},
     {"stencil_tile", "stencil_tile", LOOP, 0, run_stencil_tile, 0, 0},
-    {"tile_dot64", "tile_dot", LOOP, 0, run_tile_dot, 64, 0},
-    {"tile_dot128", "tile_dot", LOOP, 0, run_tile_dot, 128, 0},
-    {"tile_pairs64", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 0},
-    {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot, 32, 0},
+    {"tile_dot64", "tile_dot", LOOP, 0, run_tile_dot_ahead1, 64, 0},
+    {"tile_dot128", "tile_dot", LOOP, 0, run_tile_dot_ahead1, 128, 0},
+    {"tile_pairs64", "tile_pairs", LOOP, TALLER, run_tile_pairs_ahead1, 64, 0},
+    {"tile_dot32", "tile_dot", LOOP, 0, run_tile_dot_ahead1, 32, 0},
     {"wide_rows_vec", "wide_rows", LOOP, TALLER, run_wide_rows, 4, 0},
     {"col_split4", "col_split", LOOP, TALLER, run_col_split, 4, 0},
     {"sweep8", "sweep", LOOP, 0, run_sweep, 8, 0},
@@ -171,9 +159,9 @@ static const pol_catalogue_entry catalogue[] = {
     {"sweep_tile32_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 32, 1},
     {"sweep_tile64_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 64, 0},
     {"sweep_tile16_spread", "sweep_tile", LOOP, TALLER, run_sweep_tile, 16, 1},
-    {"tile_dot32_split4", "tile_dot", LOOP, 0, run_tile_dot, 32, 4},
-    {"tile_dot64_split4", "tile_dot", LOOP, 0, run_tile_dot, 64, 4},
-    {"tile_pairs64_split4", "tile_pairs", LOOP, TALLER, run_tile_pairs, 64, 4},
+    {"tile_dot32_split4", "tile_dot", LOOP, 0, run_tile_dot_ahead1, 32, 4},
+    {"tile_dot64_split4", "tile_dot", LOOP, 0, run_tile_dot_ahead1, 64, 4},
+    {"tile_pairs64_split4", "tile_pairs", LOOP, TALLER, run_tile_pairs_ahead1, 64, 4},
     {"sweep_lanes", "sweep", LOOP, TALLER, run_sweep_lanes, 1, 0},
     {"sweep_lanes4", "sweep", LOOP, TALLER, run_sweep_lanes, 4, 0},
     {"tile_dot32_split4_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 32, 4},
