@@ -160,9 +160,9 @@ static int prepare_input_set(judgement *j, input_set *s, const int *pure, const 
 }
 
 /* the live variants in one process on the set (after the original,
- * kernel 0, when the set's want comes from the batch); batch_done[g] when variant g's outputs are
- * under *batch_dir/k<g + 1>; 1 when the original's are under
- * *batch_dir/k0 */
+ * kernel 0, when the set's want comes from the batch); batch_done[g] when
+ * variant g's outputs are under *batch_dir/k<g + 1>; 1 when the
+ * original's are under *batch_dir/k0 */
 static int run_live_batch(judgement *j, const input_set *s, int *batch_done,
                           const char **batch_dir)
 {

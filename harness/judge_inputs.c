@@ -176,7 +176,35 @@ typedef struct poisoned_run {
     int rest_reproduced;
 } poisoned_run;
 
-static int rest_in_one_process(const poisoned_run *pr);
+/* The poisons after the first, run in one process (a CUDA start for them
+ * all, and an allocation no poison touches read once): 1 when all
+ * finished and gave ref_out.  Anything else decides nothing: the runs one
+ * by one do. */
+static int rest_in_one_process(const poisoned_run *pr)
+{
+    enum { first = 1, n = HN_POISONS - first };
+    const char *ins[n], *outs[n];
+    int done[n];
+    strbuf err = {0};
+    int ok = 1;
+    for (int s = 0; ok && s < n; s++) {
+        ins[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/in", pr->tag, first + s);
+        outs[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/out", pr->tag, first + s);
+        ok = ins[s] && outs[s] &&
+             judge_edit_inputs(pr->rq, pr->c, pr->c->dir, ins[s], INPUTS_COPY, 0, NULL, &err) == 0 &&
+             judge_edit_inputs(pr->rq, pr->c, ins[s], ins[s], INPUTS_POISON, (uint64_t)(first + s), pr->mask,
+                               &err) == 0;
+    }
+    if (ok)
+        judge_run_sets(pr->rq, pr->exe, 0, pr->meta, ins, outs, n, done, pr->a);
+    for (int s = 0; ok && s < n; s++) {
+        char detail[256];
+        ok = done[s] && judge_compare_dirs(pr->rq, pr->c, pr->ref_out, "out", outs[s], NULL, detail,
+                                           sizeof detail, &err) == 0;
+    }
+    sb_free(&err);
+    return ok;
+}
 
 /* hn_pure_output's question: 1 when the poisoned run gives ref_out */
 static int reproduces_poisoned(void *ctx, int pattern)
@@ -218,36 +246,6 @@ static int output_changed(const hn_capture *c, const char *ref_out, int al, strb
     free(in);
     free(out);
     return changed;
-}
-
-/* The poisons after the first, run in one process (a CUDA start for them
- * all, and an allocation no poison touches read once): 1 when all
- * finished and gave ref_out.  Anything else decides nothing: the runs one
- * by one do. */
-static int rest_in_one_process(const poisoned_run *pr)
-{
-    enum { first = 1, n = HN_POISONS - first };
-    const char *ins[n], *outs[n];
-    int done[n];
-    strbuf err = {0};
-    int ok = 1;
-    for (int s = 0; ok && s < n; s++) {
-        ins[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/in", pr->tag, first + s);
-        outs[s] = judge_make_dir(pr->rq, pr->a, "pureset%d-%d/out", pr->tag, first + s);
-        ok = ins[s] && outs[s] &&
-             judge_edit_inputs(pr->rq, pr->c, pr->c->dir, ins[s], INPUTS_COPY, 0, NULL, &err) == 0 &&
-             judge_edit_inputs(pr->rq, pr->c, ins[s], ins[s], INPUTS_POISON, (uint64_t)(first + s), pr->mask,
-                               &err) == 0;
-    }
-    if (ok)
-        judge_run_sets(pr->rq, pr->exe, 0, pr->meta, ins, outs, n, done, pr->a);
-    for (int s = 0; ok && s < n; s++) {
-        char detail[256];
-        ok = done[s] && judge_compare_dirs(pr->rq, pr->c, pr->ref_out, "out", outs[s], NULL, detail,
-                                           sizeof detail, &err) == 0;
-    }
-    sb_free(&err);
-    return ok;
 }
 
 /* hn_pure_output for the allocations of mask[] poisoned together: 1 when

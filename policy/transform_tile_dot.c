@@ -348,15 +348,18 @@ int pol_transform_tile_dot(const tu_model *m, const kernel *k, const pol_facts *
     tile_dot_plan t;
     if (tile_dot_analyse(m, k, f, &t, a, why))
         return 1;
-    /* 256 threads load 4 elements of each operand a stage: BK = 1024 / BM;
-     * split 4: four groups of 64 threads, 4 x 4 outputs a thread on 32 x 32
-     * tiles, 8 x 8 on 64 x 64 */
+    tile_dot_shape s = tile_dot_shape_of(tile, split, ahead);
+    stage_replace_guard(k, &t.p, tile_dot_emit(&t, &s, f, a), NULL, a, out);
+    return 0;
+}
+
+tile_dot_shape tile_dot_shape_of(int tile, int split, int ahead)
+{
     tile_dot_shape s = tile == 128  ? (tile_dot_shape){128, 128, 8, 8, 8, 0, 0}
                        : tile == 32 ? (split == 4 ? (tile_dot_shape){32, 32, 32, 4, 4, 4, 0}
                                                   : (tile_dot_shape){32, 32, 32, 2, 2, 0, 0})
                                     : (split == 4 ? (tile_dot_shape){64, 64, 16, 8, 8, 4, 0}
                                                   : (tile_dot_shape){64, 64, 16, 4, 4, 0, 0});
     s.ahead = ahead;
-    stage_replace_guard(k, &t.p, tile_dot_emit(&t, &s, f, a), NULL, a, out);
-    return 0;
+    return s;
 }

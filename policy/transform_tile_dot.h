@@ -60,6 +60,11 @@ int tile_dot_parse_product(const tu_model *m, const kernel *k, tile_dot_plan *t,
 /* a condition without calls, reads or assignments, which the tiles may
  * evaluate for outputs and rows the original never asked about */
 int tile_dot_pure_condition(const char *c);
+/* the shape of the tile x tile tiles (32, 64 or 128), the sum split over
+ * `split` groups (4, or 0: none), the loads `ahead` stages ahead (1 or 2):
+ * 256 threads load 4 elements of each operand a stage, BK = 1024 / BM;
+ * split 4: 4 x 4 outputs a thread on 32 x 32 tiles, 8 x 8 on 64 x 64 */
+tile_dot_shape tile_dot_shape_of(int tile, int split, int ahead);
 /* the tiled path's text (the guard's replacement, "if (shape) { ... " left
  * open for stage_replace_guard) */
 const char *tile_dot_emit(const tile_dot_plan *t, const tile_dot_shape *s, const pol_facts *f,

@@ -26,9 +26,9 @@
  * its own, the first group from the sum's start, the others from zero;
  * after the last stage the other groups' sums are added to the first's,
  * group by group in order, through shared memory, and the first group
- * stores.  Fewer outputs a block (more blocks for a small output) at the
- * same outputs a thread: the sum's roundings are no longer the original's,
- * the judge's tolerance decides.
+ * stores.  Fewer outputs a block (more blocks for a small output) at as
+ * many outputs a thread as the next larger tile: the sum's roundings are
+ * no longer the original's, the judge's tolerance decides.
  *
  * Two stages ahead (AHEAD 2, the `_ahead2` variants): the global loads of
  * stage s + 2 go out while stage s is summed, into a second set of

@@ -232,9 +232,7 @@ int pol_transform_tile_pairs(const tu_model *m, const kernel *k, const pol_facts
                                       span(&sp, sp.loop_end, sp.close, a));
     if (*pol_trim(around, strlen(around), a))
         t.prologue = arena_printf(a, "if (blockIdx.y == 0 && (%s)) { %s }", sp.cond, pol_trim(around, strlen(around), a));
-    /* split 4: four groups of 64 threads, 8 x 8 pairs a thread */
-    tile_dot_shape shape = split == 4 ? (tile_dot_shape){64, 64, 16, 8, 8, 4, 0} : (tile_dot_shape){64, 64, 16, 4, 4, 0, 0};
-    shape.ahead = ahead; /* 2: `tile_pairs64_ahead2`, the loads two stages ahead */
+    tile_dot_shape shape = tile_dot_shape_of(64, split, ahead);
     const char *tiled = tile_dot_emit(&t, &shape, f, a);
     int blanks;
     size_t ls = pol_line_start(sp.text, k->body.items[sp.guard].range.begin, &blanks);
