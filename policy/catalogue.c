@@ -38,6 +38,7 @@ PLAIN(spread)
 PLAIN(vec_loads)
 PLAIN(grid_sm)
 PLAIN(stencil_tile)
+PLAIN(sweep_warp)
 ONE_FACTOR(warp_rows)
 ONE_FACTOR(sweep_lanes)
 ONE_FACTOR(split_loop)
@@ -167,6 +168,7 @@ static const pol_catalogue_entry catalogue[] = {
     {"tile_dot32_split4_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 32, 4},
     {"tile_dot64_ahead2", "tile_dot", LOOP, 0, run_tile_dot_ahead2, 64, 0},
     {"tile_pairs64_ahead2", "tile_pairs", LOOP, TALLER, run_tile_pairs_ahead2, 64, 0},
+    {"sweep_warp", "sweep", LOOP, TALLER, run_sweep_warp, 0, 0},
 };
 
 size_t pol_transform_count(void)

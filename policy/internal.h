@@ -209,6 +209,12 @@ int pol_transform_sweep(const tu_model *m, const kernel *k, const pol_facts *f, 
  * per_lane each at a time (transform_sweep_lanes.c) */
 int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_facts *f, int per_lane,
                               arena *a, pol_edit_vec *out, const char **why);
+/* the same walk, a chain included (a step reading what an earlier one
+ * wrote), a warp a walk: lanes load and store 32 steps' elements, every lane
+ * runs the steps in order, values passed by __shfl_sync
+ * (transform_sweep_warp.c) */
+int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
+                             pol_edit_vec *out, const char **why);
 /* the same walk along rows, a warp's 32 rows staged `steps` steps at a
  * time through shared memory (coalesced loads and stores; with prefetch,
  * the next tile's loads in flight while a tile's steps run); its text

@@ -1,8 +1,9 @@
 /*
  * sweep_plan.h: what sweep_plan.c finds in a kernel whose threads each walk
  * their own line one step after another, shared by the two variants of
- * such a walk: transform_sweep.c (T steps' loads in registers first) and
- * transform_sweep_tile.c (a warp's lines staged through shared memory).
+ * such a walk: transform_sweep.c (T steps' loads in registers first),
+ * transform_sweep_tile.c (a warp's lines staged through shared memory),
+ * transform_sweep_lanes.c and transform_sweep_warp.c (a warp a walk).
  * Private to policy/.
  */
 #ifndef CL1_POLICY_SWEEP_PLAN_H
@@ -47,5 +48,18 @@ int sweep_eval_index(const char *index, const char *loop_var, uint64_t v, int tr
 int sweep_distance(const char *read, const char *write, const char *loop_var, int *found);
 /* the assignment whose target is the write subscript at body node w */
 const body_node *sweep_assignment_of(const kernel *k, size_t w);
+
+/* ---- a warp a walk (transform_sweep_lanes.c; sweep_lanes and sweep_warp) ---- */
+
+/* 1 when the step's index moves one element a step (either way) */
+int sweep_moves_one_element(const char *index, const char *loop_var);
+/* refuses a walk a warp cannot take (a write not along a row, a block not
+ * one-dimensional whole warps, a kernel reading blockIdx.y or gridDim.y,
+ * a captured grid not flat), else opens in sb the shape guard, the lane
+ * (cl1_lane), the warp's walks on a grid *factor times as tall, the thread
+ * index set to the walk's, and "if (GUARD) {": three braces for the
+ * caller to close.  1 with *why when refused */
+int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, const sweep_plan *s,
+                         strbuf *sb, arena *a, int *factor, const char **why);
 
 #endif

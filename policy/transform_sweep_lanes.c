@@ -27,7 +27,7 @@
 #include "sweep_plan.h"
 
 /* 1 when the step's index moves one element a step (either way) */
-static int moves_one_element(const char *index, const char *loop_var)
+int sweep_moves_one_element(const char *index, const char *loop_var)
 {
     for (int trial = 0; trial < 4; trial++) {
         uint64_t v0, v1;
@@ -38,6 +38,42 @@ static int moves_one_element(const char *index, const char *loop_var)
             return 0;
     }
     return 1;
+}
+
+int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, const sweep_plan *s,
+                         strbuf *sb, arena *a, int *factor, const char **why)
+{
+    const stage_plan *p = &s->p;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->acc[i].is_write && !sweep_moves_one_element(s->acc[i].index, p->loop_var)) {
+            *why = "a write does not move one element a step: the walk is not along a row";
+            return 1;
+        }
+    const char *def = pol_squeeze(arena_printf(a, "%.*s", (int)(k->decl_range.end - k->decl_range.begin),
+                                               p->text + k->decl_range.begin), a);
+    int threads = f->block[0] * f->block[1] * f->block[2];
+    if (f->block[1] != 1 || f->block[2] != 1 || threads % 32) {
+        *why = "the block is not one-dimensional whole warps";
+        return 1;
+    }
+    if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") || !f->flat_grid) {
+        *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a captured "
+               "grid was not one block high and deep";
+        return 1;
+    }
+    /* a warp a walk: the block's X walks on a grid X / warps times as tall */
+    int warps = threads / 32;
+    *factor = f->block[0] / warps;
+    const char *t = p->thread_var[0], *bx, *by;
+    stage_open_shape_guard(sb, f);
+    sb_puts(sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
+    pol_taller_block_ids(m, k, *factor, sb, &bx, &by);
+    sb_printf(sb, "\tfor (int cl1_row = (int)(%s * %d + threadIdx.x / 32); cl1_row < %d; cl1_row += (int)(gridDim.y * %d)) {\n",
+              by, warps, f->block[0], warps);
+    sb_printf(sb, "\t\tconst decltype(%s) cl1_walk = (decltype(%s))(%s * %d + cl1_row);\n", t, t, bx, f->block[0]);
+    sb_printf(sb, "\t\tconst auto %s = cl1_walk;\n", t);
+    sb_printf(sb, "\t\tif (%s) {\n", p->cond);
+    return 0;
 }
 
 /* a read this variant loads before the warp's steps: every read but one of
@@ -76,42 +112,22 @@ int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_fact
     if (sweep_analyse(m, k, f, &s, a, why))
         return 1;
     const stage_plan *p = &s.p;
+    const char *v = p->loop_var, *vt = p->var_type;
+    int factor;
+    strbuf sb;
+    sb_init(&sb);
+    if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why)) {
+        sb_free(&sb);
+        return 1;
+    }
     for (size_t i = 0; i < s.n; i++) {
         const sweep_access *x = &s.acc[i];
         if (!x->is_write && x->write >= 0 && x->distance < 0) {
             *why = "a step reads an element an earlier step wrote: the steps are a chain";
-            return 1;
-        }
-        if (x->is_write && !moves_one_element(x->index, p->loop_var)) {
-            *why = "a write does not move one element a step: the walk is not along a row";
+            sb_free(&sb);
             return 1;
         }
     }
-    const char *def = pol_squeeze(arena_printf(a, "%.*s", (int)(k->decl_range.end - k->decl_range.begin),
-                                               p->text + k->decl_range.begin), a);
-    int threads = f->block[0] * f->block[1] * f->block[2];
-    if (f->block[1] != 1 || f->block[2] != 1 || threads % 32) {
-        *why = "the block is not one-dimensional whole warps";
-        return 1;
-    }
-    if (strstr(def, "blockIdx.y") || strstr(def, "gridDim.y") || !f->flat_grid) {
-        *why = "the kernel reads blockIdx.y or gridDim.y, which the taller grid changes, or a captured "
-               "grid was not one block high and deep";
-        return 1;
-    }
-    /* a warp a walk: the block's X walks on a grid X / warps times as tall */
-    int warps = threads / 32, factor = f->block[0] / warps;
-    const char *t = p->thread_var[0], *v = p->loop_var, *vt = p->var_type, *bx, *by;
-    strbuf sb;
-    sb_init(&sb);
-    stage_open_shape_guard(&sb, f);
-    sb_puts(&sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
-    pol_taller_block_ids(m, k, factor, &sb, &bx, &by);
-    sb_printf(&sb, "\tfor (int cl1_row = (int)(%s * %d + threadIdx.x / 32); cl1_row < %d; cl1_row += (int)(gridDim.y * %d)) {\n",
-              by, warps, f->block[0], warps);
-    sb_printf(&sb, "\t\tconst decltype(%s) cl1_walk = (decltype(%s))(%s * %d + cl1_row);\n", t, t, bx, f->block[0]);
-    sb_printf(&sb, "\t\tconst auto %s = cl1_walk;\n", t);
-    sb_printf(&sb, "\t\tif (%s) {\n", p->cond);
     sb_printf(&sb, "\t\t\tfor (%s cl1_v0 = (%s); cl1_v0 < (%s); cl1_v0 += %d) {\n", vt, p->lower, p->upper,
               32 * per_lane);
     for (size_t i = 0; i < s.n; i++)

@@ -3,9 +3,9 @@
 // block's work through shared memory (regblock) can be checked against the
 // original on any grid without a GPU (testsuite/policy/emulate.sh).
 // emu_launch runs each thread to its end; emu_launch_synced runs a block's
-// threads as coroutines (ucontext) that wait at __syncthreads(), __syncwarp()
-// and __shfl_down_sync() as on the GPU, so __shared__ arrays, barriers and
-// shuffle reductions behave as there.  No other warp intrinsics.
+// threads as coroutines (ucontext) that wait at __syncthreads(), __syncwarp(),
+// __shfl_down_sync() and __shfl_sync() as on the GPU, so __shared__ arrays,
+// barriers and shuffles behave as there.  No other warp intrinsics.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +130,20 @@ template <class T> static T __shfl_down_sync(unsigned, T value, int delta)
     T got = value;
     if (lane + delta < 32 && t + delta < (size_t)blockDim.x * blockDim.y * blockDim.z)
         memcpy(&got, emu_slots[t + delta], sizeof got);
+    __syncwarp();
+    return got;
+}
+
+/* __shfl_sync: lane src's value (of the caller's warp), every lane of
+ * which must call it, as on the GPU with a full mask */
+template <class T> static T __shfl_sync(unsigned, T value, int src)
+{
+    size_t t = emu_flat_thread(), from = t - t % 32 + (size_t)(src & 31);
+    memcpy(emu_slots[t], &value, sizeof value);
+    __syncwarp();
+    T got = value;
+    if (from < (size_t)blockDim.x * blockDim.y * blockDim.z)
+        memcpy(&got, emu_slots[from], sizeof got);
     __syncwarp();
     return got;
 }

@@ -6,14 +6,16 @@
 # the tiles on 2, the original loop on the others; sweep_lanes and
 # sweep_lanes4 on adi's backward sweep and a walk reading ahead, lanes as
 # coroutines run first to last and last to first, on grids 1, 2, 3 and 32
-# high) of
+# high; sweep_warp, likewise, on those two, adi's forward sweep (a chain one
+# step back) and a row read two steps back) of
 # fixtures/sweeps.cu (adi's forward and backward row sweeps, a row read
 # two steps back beside a read-only row one step each way, a column walk
 # reading two steps back and the same step's store) give the original's
 # bits, element for element, on lines whose length the steps divide and do
 # not (the last T cut short), with threads past the guard; a read that
-# moves at another pace than its array's write is refused, and sweep_lanes
-# refuses a chain (a read one step back) and a column walk.  Run on the CPU
+# moves at another pace than its array's write is refused, sweep_lanes
+# refuses a chain (a read one step back) and a column walk, sweep_warp a
+# column walk.  Run on the CPU
 # through emulate.h.
 set -u
 tool=$1 src=$2
@@ -37,6 +39,7 @@ refused calls_store sweep8 "the loop calls a function that may write memory"
 refused col_sweep sweep_tile32_spread "an array is not walked along a row*"
 refused row_sweep sweep_lanes "a step reads an element an earlier step wrote: the steps are a chain"
 refused col_sweep sweep_lanes4 "a write does not move one element a step: the walk is not along a row"
+refused col_sweep sweep_warp "a write does not move one element a step: the walk is not along a row"
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
@@ -46,6 +49,7 @@ refused col_sweep sweep_lanes4 "a write does not move one element a step: the wa
     for t in sweep_lanes sweep_lanes4; do
         for kernel in back_sweep ahead_sweep; do variant $kernel $t; done
     done
+    for kernel in row_sweep back_sweep two_back ahead_sweep; do variant $kernel sweep_warp; done
     for t in sweep8 sweep_tile16_spread sweep_tile32_spread sweep_tile64_spread; do
         for kernel in row_sweep back_sweep two_back; do
             [ $t = sweep8 ] && [ $kernel != two_back ] && continue
@@ -130,8 +134,12 @@ int main()
                 bad |= check_rows("back_sweep sweep_lanes4", n, back_sweep, back_sweep_sweep_lanes4, h, true);
                 bad |= check_rows("ahead_sweep sweep_lanes", n, ahead_sweep, ahead_sweep_sweep_lanes, h, true);
                 bad |= check_rows("ahead_sweep sweep_lanes4", n, ahead_sweep, ahead_sweep_sweep_lanes4, h, true);
+                bad |= check_rows("row_sweep sweep_warp", n, row_sweep, row_sweep_sweep_warp, h, true);
+                bad |= check_rows("back_sweep sweep_warp", n, back_sweep, back_sweep_sweep_warp, h, true);
+                bad |= check_rows("two_back sweep_warp", n, two_back, two_back_sweep_warp, h, true);
+                bad |= check_rows("ahead_sweep sweep_warp", n, ahead_sweep, ahead_sweep_sweep_warp, h, true);
                 emu_reverse_order = false;
-                runs += 4;
+                runs += 8;
             }
     }
     const int rows[] = {2, 3, 10, 16, 17, 50};
