@@ -61,6 +61,15 @@ int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f,
                "grid was not one block high and deep";
         return 1;
     }
+    /* the walk's text runs on other threads and blocks: any name of
+     * theirs in it would change (blockDim and gridDim.x stay) */
+    const char *walk = arena_printf(a, "%s %s %s %.*s", p->cond, p->lower, p->upper,
+                                    (int)(p->body_end - p->body_begin), p->text + p->body_begin);
+    if (strstr(walk, "threadIdx") || strstr(walk, "blockIdx") || strstr(walk, "laneid") ||
+        strstr(walk, "warpid")) {
+        *why = "the walk reads threadIdx or blockIdx, which a warp a walk changes";
+        return 1;
+    }
     /* a warp a walk: the block's X walks on a grid X / warps times as tall */
     int warps = threads / 32;
     *factor = f->block[0] / warps;

@@ -15,7 +15,7 @@
 # not (the last T cut short), with threads past the guard; a read that
 # moves at another pace than its array's write is refused, sweep_lanes
 # refuses a chain (a read one step back) and a column walk, sweep_warp a
-# column walk.  Run on the CPU
+# column walk, and both a walk reading blockIdx.x.  Run on the CPU
 # through emulate.h.
 set -u
 tool=$1 src=$2
@@ -40,6 +40,8 @@ refused col_sweep sweep_tile32_spread "an array is not walked along a row*"
 refused row_sweep sweep_lanes "a step reads an element an earlier step wrote: the steps are a chain"
 refused col_sweep sweep_lanes4 "a write does not move one element a step: the walk is not along a row"
 refused col_sweep sweep_warp "a write does not move one element a step: the walk is not along a row"
+refused block_sweep sweep_warp "the walk reads threadIdx or blockIdx, which a warp a walk changes"
+refused block_sweep sweep_lanes "the walk reads threadIdx or blockIdx, which a warp a walk changes"
 {
     echo '#include "emulate.h"'
     cat "$src/fixtures/sweeps.cu"
