@@ -41,6 +41,9 @@
 #   pass               startup, tune on every PolyBench program, then the
 #                      whole development set: one pass, for
 #                      'bg start "sh testsuite/device/run.sh pass"'
+#   short              a pass cut to little device time: six programs of the
+#                      development set (SHORT_PROGRAMS), then every PolyBench
+#                      program through tune as in 'pass'
 #   kernels            testsuite/bench/pairs_rows_check.cu (covariance: split_loop256
 #                      and tile_pairs64; row sums: wide_rows and wide_rows_vec)
 #   final PROGRAM...   the judge's suite beside devset on PROGRAM... until
@@ -292,6 +295,21 @@ pass)
         status "gpu_judge_cheats" "exit $? ($(grep -c '^ok' "$OUT/judge.log") ok, $(grep -c '^FAIL' "$OUT/judge.log") failed)"
         grep '^FAIL' "$OUT/judge.log" >>"$summary"
     fi
+    ;;
+short)
+    # a pass cut to little device time: the development set's programs
+    # SHORT_PROGRAMS (default: the three of issue 29's misses, then three
+    # with gains) three at a time, none started after SHORT_DEVSET_S s
+    # (default 150), none running 130 s after that; then every PolyBench
+    # program through tune as in 'pass' (no program started after
+    # PASS_TUNE_S s, default 300)
+    S=$(date +%s)
+    DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=3 BENCH_BUDGET=30 BENCH_RUNS=4 \
+        BENCH_DEADLINE=$((S + ${SHORT_DEVSET_S:-150})) BENCH_END=$((S + ${SHORT_DEVSET_S:-150} + 130)) \
+        sh testsuite/device/run.sh devset ${SHORT_PROGRAMS:-burger is accuracy nbody particle-diffusion filter}
+    S=$(date +%s)
+    BENCH_LANES=6 SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-300})) \
+        sh testsuite/device/run.sh tune -- --kernel-evals 8 --per-round 8
     ;;
 kernels)
     # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
