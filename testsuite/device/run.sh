@@ -301,16 +301,15 @@ short)
     # SHORT_PROGRAMS (default: the three of issue 29's misses, then three
     # with gains) three at a time, none started after SHORT_DEVSET_S s
     # (default 150), none running SHORT_END_S s (default 130) after that;
-    # then every PolyBench
-    # program through tune as in 'pass' (no program started after
-    # PASS_TUNE_S s, default 300)
+    # then every PolyBench program (SHORT_TUNE_PROGRAMS: those) through
+    # tune as in 'pass' (no program started after PASS_TUNE_S s, default 300)
     S=$(date +%s)
     DEVSET_VERBOSE=1 DEVSET_TAG=all DEVSET_LANES=3 BENCH_BUDGET=30 BENCH_RUNS=4 \
         BENCH_DEADLINE=$((S + ${SHORT_DEVSET_S:-150})) BENCH_END=$((S + ${SHORT_DEVSET_S:-150} + ${SHORT_END_S:-130})) \
         sh testsuite/device/run.sh devset ${SHORT_PROGRAMS:-burger is accuracy nbody particle-diffusion filter}
     S=$(date +%s)
     BENCH_LANES=6 SKIP_TUNE_LOOP=1 BENCH_DEADLINE=$((S + ${PASS_TUNE_S:-300})) \
-        sh testsuite/device/run.sh tune -- --kernel-evals 8 --per-round 8
+        sh testsuite/device/run.sh tune ${SHORT_TUNE_PROGRAMS:-} -- --kernel-evals 8 --per-round 8
     ;;
 kernels)
     # tile_pairs64 and wide_rows_vec against the original and split_loop256 /
