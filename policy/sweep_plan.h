@@ -53,13 +53,15 @@ const body_node *sweep_assignment_of(const kernel *k, size_t w);
 
 /* 1 when the step's index moves one element a step (either way) */
 int sweep_moves_one_element(const char *index, const char *loop_var);
-/* refuses a walk a warp cannot take (a write not along a row, a block not
- * one-dimensional whole warps, a kernel reading blockIdx.y or gridDim.y,
- * a captured grid not flat), else opens in sb the shape guard, the lane
- * (cl1_lane), the warp's walks on a grid *factor times as tall, the thread
- * index set to the walk's, and "if (GUARD) {": three braces for the
- * caller to close.  1 with *why when refused */
-int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, const sweep_plan *s,
+/* the walk's plan in *s (sweep_analyse); refuses one a warp cannot take
+ * (a write not along a row, a walk reading threadIdx or blockIdx, a block
+ * not one-dimensional whole warps, a kernel reading blockIdx.y or
+ * gridDim.y, a captured grid not flat), else starts sb (the caller frees
+ * it) with the shape guard, the lane (cl1_lane), the warp's walks on a
+ * grid *factor times as tall, the thread index set to the walk's, and
+ * "if (GUARD) {": three braces for the caller to close.  1 with *why when
+ * refused (sb not started) */
+int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, sweep_plan *s,
                          strbuf *sb, arena *a, int *factor, const char **why);
 
 #endif

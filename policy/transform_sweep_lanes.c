@@ -40,9 +40,12 @@ int sweep_moves_one_element(const char *index, const char *loop_var)
     return 1;
 }
 
-int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, const sweep_plan *s,
+int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f, sweep_plan *s,
                          strbuf *sb, arena *a, int *factor, const char **why)
 {
+    memset(s, 0, sizeof *s);
+    if (sweep_analyse(m, k, f, s, a, why))
+        return 1;
     const stage_plan *p = &s->p;
     for (size_t i = 0; i < s->n; i++)
         if (s->acc[i].is_write && !sweep_moves_one_element(s->acc[i].index, p->loop_var)) {
@@ -74,6 +77,7 @@ int sweep_open_warp_walk(const tu_model *m, const kernel *k, const pol_facts *f,
     int warps = threads / 32;
     *factor = f->block[0] / warps;
     const char *t = p->thread_var[0], *bx, *by;
+    sb_init(sb);
     stage_open_shape_guard(sb, f);
     sb_puts(sb, "\tconst int cl1_lane = threadIdx.x % 32;\n");
     pol_taller_block_ids(m, k, *factor, sb, &bx, &by);
@@ -117,18 +121,12 @@ int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_fact
                               arena *a, pol_edit_vec *out, const char **why)
 {
     sweep_plan s;
-    memset(&s, 0, sizeof s);
-    if (sweep_analyse(m, k, f, &s, a, why))
+    strbuf sb;
+    int factor;
+    if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why))
         return 1;
     const stage_plan *p = &s.p;
     const char *v = p->loop_var, *vt = p->var_type;
-    int factor;
-    strbuf sb;
-    sb_init(&sb);
-    if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why)) {
-        sb_free(&sb);
-        return 1;
-    }
     for (size_t i = 0; i < s.n; i++) {
         const sweep_access *x = &s.acc[i];
         if (!x->is_write && x->write >= 0 && x->distance < 0) {

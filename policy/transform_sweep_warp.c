@@ -143,23 +143,18 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
                              pol_edit_vec *out, const char **why)
 {
     sweep_plan s;
-    memset(&s, 0, sizeof s);
-    if (sweep_analyse(m, k, f, &s, a, why))
+    strbuf sb;
+    int factor;
+    if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why))
         return 1;
     for (size_t i = 0; i < s.n; i++)
         if (!s.acc[i].is_write && kind_of(&s.acc[i]) != READ_SAME_STEP && !shufflable(k, s.acc[i].base, a)) {
             *why = "an array the walk reads holds a type __shfl_sync does not take";
+            sb_free(&sb);
             return 1;
         }
     const stage_plan *p = &s.p;
     const char *v = p->loop_var, *vt = p->var_type;
-    int factor;
-    strbuf sb;
-    sb_init(&sb);
-    if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why)) {
-        sb_free(&sb);
-        return 1;
-    }
     /* the registers: the loads of these 32 steps and of the next 32, and
      * the last values of each written array an earlier step's read needs */
     for (size_t i = 0; i < s.n; i++) {
