@@ -231,6 +231,14 @@ void hn_poison(unsigned char *data, size_t size, int pattern);
  * with the allocation filled by hn_poison pattern p gave the reference's
  * outputs); stops at the first that does not.  0 otherwise. */
 int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void *ctx);
+/* The same rule, the runs the judge makes: the first poison alone (an
+ * allocation the kernel reads, the common case, is told by one run), then
+ * the others together (reproduces_rest(ctx): 1 when all of them, run in
+ * one process, gave the reference's outputs; 0 decides nothing), and only
+ * when that fails each of them alone, stopping at the first that does not
+ * reproduce. */
+int hn_pure_output_batched(int changed, int (*reproduces)(void *ctx, int pattern),
+                           int (*reproduces_rest)(void *ctx), void *ctx);
 /* Clears the sign of every float element (f16, bf16, f32, f64; NaN stays
  * NaN); other dtypes are left alone. */
 void hn_absolute(hn_dtype t, unsigned char *data, size_t size);

@@ -160,10 +160,21 @@ int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void 
     return 1;
 }
 
+int hn_pure_output_batched(int changed, int (*reproduces)(void *ctx, int pattern),
+                           int (*reproduces_rest)(void *ctx), void *ctx)
+{
+    if (!changed || !reproduces(ctx, 0))
+        return 0;
+    if (HN_POISONS > 1 && reproduces_rest(ctx))
+        return 1;
+    for (int p = 1; p < HN_POISONS; p++)
+        if (!reproduces(ctx, p))
+            return 0;
+    return 1;
+}
+
 /* the original on the captured inputs with the allocations of mask[]
- * poisoned (in pin), its outputs in pout; tag names the sets' folders;
- * rest_reproduced: the poisons after the first, run in one process, all
- * gave ref_out */
+ * poisoned (in pin), its outputs in pout; tag names the sets' folders */
 typedef struct poisoned_run {
     const hn_judge_request *rq;
     const char *exe;
@@ -173,15 +184,15 @@ typedef struct poisoned_run {
     int tag;
     arena *a;
     strbuf *err;
-    int rest_reproduced;
 } poisoned_run;
 
 /* The poisons after the first, run in one process (a CUDA start for them
  * all, and an allocation no poison touches read once): 1 when all
  * finished and gave ref_out.  Anything else decides nothing: the runs one
  * by one do. */
-static int rest_in_one_process(const poisoned_run *pr)
+static int rest_in_one_process(void *ctx)
 {
+    const poisoned_run *pr = ctx;
     enum { first = 1, n = HN_POISONS - first };
     const char *ins[n], *outs[n];
     int done[n];
@@ -210,13 +221,6 @@ static int rest_in_one_process(const poisoned_run *pr)
 static int reproduces_poisoned(void *ctx, int pattern)
 {
     poisoned_run *pr = ctx;
-    /* after the first poison, the others in one process: a CUDA start for
-     * them all (the first alone, since an allocation that is read, the
-     * common case, is told by one run) */
-    if (pattern == 1)
-        pr->rest_reproduced = rest_in_one_process(pr);
-    if (pattern >= 1 && pr->rest_reproduced)
-        return 1;
     /* in place: pin's other allocations stay links to the capture's */
     if (judge_edit_inputs(pr->rq, pr->c, pr->pin, pr->pin, INPUTS_POISON, (uint64_t)pattern,
                           pr->mask, pr->err) != 0)
@@ -254,13 +258,13 @@ static int pure_together(const hn_judge_request *rq, const char *exe, const hn_c
                          const char *meta, const char *ref_out, const int *mask, int tag,
                          arena *a, strbuf *err)
 {
-    poisoned_run pr = {rq, exe, c, meta, ref_out, NULL, NULL, mask, tag, a, err, 0};
+    poisoned_run pr = {rq, exe, c, meta, ref_out, NULL, NULL, mask, tag, a, err};
     pr.pin = judge_make_dir(rq, a, "pure%d-%d/in", tag, 0);
     pr.pout = judge_make_dir(rq, a, "pure%d-%d/out", tag, 0);
     if (!pr.pin || !pr.pout ||
         judge_edit_inputs(rq, c, c->dir, pr.pin, INPUTS_COPY, 0, NULL, err) != 0)
         return 0; /* cannot check: not pure */
-    return hn_pure_output(1, reproduces_poisoned, &pr);
+    return hn_pure_output_batched(1, reproduces_poisoned, rest_in_one_process, &pr);
 }
 
 /* The allocations the original changed are poisoned all at once first: at

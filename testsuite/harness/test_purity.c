@@ -1,6 +1,7 @@
 /*
  * test_purity.c: the judge's pure-output rule without a GPU: hn_poison's
- * patterns as every dtype, and hn_pure_output over kernels simulated on the
+ * patterns as every dtype, and hn_pure_output (and the judge's batched
+ * order of its runs, hn_pure_output_batched) over kernels simulated on the
  * CPU (dif[j] = fmaxf(x[j], dif[j]) must not look pure, as it did under NaN).
  */
 #include <math.h>
@@ -186,6 +187,16 @@ static int sim_reproduces(void *ctx, int pattern)
     return r.mismatches == 0;
 }
 
+/* hn_pure_output_batched's second callback: the poisons after the first,
+ * each run (the simulation has no process to share) */
+static int sim_rest(void *ctx)
+{
+    for (int p = 1; p < HN_POISONS; p++)
+        if (!sim_reproduces(ctx, p))
+            return 0;
+    return 1;
+}
+
 static int sim_changed(const sim *s)
 {
     return memcmp(s->dif, s->ref, s->size) != 0;
@@ -279,10 +290,72 @@ static void test_rule(void)
     }
 }
 
+/* the judge's order: reproduces_rest stands for the poisons after the
+ * first run in one process; rest_ok 0 as when that process crashed */
+typedef struct batched {
+    scripted one;
+    int rest_ok, rest_calls;
+} batched;
+
+static int batched_reproduces(void *ctx, int pattern)
+{
+    return scripted_reproduces(&((batched *)ctx)->one, pattern);
+}
+
+static int batched_rest(void *ctx)
+{
+    batched *b = ctx;
+    b->rest_calls++;
+    return b->rest_ok && (b->one.fails_at < 1 || b->one.fails_at >= HN_POISONS);
+}
+
+static void test_batched(void)
+{
+    /* unchanged: nothing run */
+    batched b = {{-1, 0, {0}}, 1, 0};
+    CHECK(hn_pure_output_batched(0, batched_reproduces, batched_rest, &b) == 0);
+    CHECK(b.one.calls == 0 && b.rest_calls == 0);
+    /* read by the kernel (the first poison shows it): one run, alone */
+    b = (batched){{0, 0, {0}}, 1, 0};
+    CHECK(hn_pure_output_batched(1, batched_reproduces, batched_rest, &b) == 0);
+    CHECK(b.one.calls == 1 && b.rest_calls == 0);
+    /* pure: the first alone, then the rest in one process: two runs */
+    b = (batched){{-1, 0, {0}}, 1, 0};
+    CHECK(hn_pure_output_batched(1, batched_reproduces, batched_rest, &b) == 1);
+    CHECK(b.one.calls == 1 && b.one.seen[0] == 1 && b.rest_calls == 1);
+    /* the fmaxf case: NaN (pattern 1) fooled, pattern 0 not: one run */
+    b = (batched){{0, 0, {0}}, 1, 0};
+    CHECK(hn_pure_output_batched(1, batched_reproduces, batched_rest, &b) == 0);
+    /* a later poison does not reproduce: the batch says no, the runs one by
+     * one decide, stopping there */
+    for (int k = 1; k < HN_POISONS; k++) {
+        b = (batched){{k, 0, {0}}, 1, 0};
+        CHECK(hn_pure_output_batched(1, batched_reproduces, batched_rest, &b) == 0);
+        CHECK(b.rest_calls == 1 && b.one.calls == k + 1);
+    }
+    /* the batch's process failed (crash, timeout): decided one by one */
+    b = (batched){{-1, 0, {0}}, 0, 0};
+    CHECK(hn_pure_output_batched(1, batched_reproduces, batched_rest, &b) == 1);
+    CHECK(b.rest_calls == 1 && b.one.calls == HN_POISONS);
+    for (int p = 0; p < HN_POISONS; p++)
+        CHECK(b.one.seen[p] == 1);
+    /* and a kernel: the fmaxf case through the batched order */
+    sim s;
+    sim_init(&s, k_fmaxf, HN_F32, 0.0);
+    s.calls = 0;
+    CHECK(hn_pure_output_batched(sim_changed(&s), sim_reproduces, sim_rest, &s) == 0);
+    CHECK(s.calls == 1);
+    sim_init(&s, k_write, HN_F32, NAN);
+    s.calls = 0;
+    CHECK(hn_pure_output_batched(sim_changed(&s), sim_reproduces, sim_rest, &s) == 1);
+    CHECK(s.calls == HN_POISONS);
+}
+
 int main(void)
 {
     test_patterns();
     test_kernels();
     test_rule();
+    test_batched();
     return CHECK_REPORT("test_purity");
 }
