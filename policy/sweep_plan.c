@@ -371,3 +371,25 @@ int sweep_analyse(const tu_model *m, const kernel *k, const pol_facts *f, sweep_
     return 0;
 }
 
+const char *sweep_render_body(const kernel *k, const sweep_plan *s,
+                              const char *(*text_of)(const sweep_plan *s, size_t i, void *ctx), void *ctx,
+                              arena *a)
+{
+    const stage_plan *p = &s->p;
+    strbuf sb;
+    sb_init(&sb);
+    size_t at = p->body_begin;
+    for (size_t i = 0; i < s->n; i++) { /* s->acc in order of position, none inside another */
+        const char *text = text_of(s, i, ctx);
+        if (!text)
+            continue;
+        const body_node *b = &k->body.items[s->acc[i].node];
+        sb_append(&sb, p->text + at, b->range.begin - at);
+        sb_puts(&sb, text);
+        at = b->range.end;
+    }
+    sb_append(&sb, p->text + at, p->body_end - at);
+    const char *out = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}

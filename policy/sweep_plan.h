@@ -48,6 +48,11 @@ int sweep_eval_index(const char *index, const char *loop_var, uint64_t v, int tr
 int sweep_distance(const char *read, const char *write, const char *loop_var, int *found);
 /* the assignment whose target is the write subscript at body node w */
 const body_node *sweep_assignment_of(const kernel *k, size_t w);
+/* the loop body with access i's text replaced by text_of(s, i, ctx)
+ * (NULL: left as written) */
+const char *sweep_render_body(const kernel *k, const sweep_plan *s,
+                              const char *(*text_of)(const sweep_plan *s, size_t i, void *ctx), void *ctx,
+                              arena *a);
 
 /* ---- a warp a walk (transform_sweep_lanes.c; sweep_lanes and sweep_warp) ---- */
 

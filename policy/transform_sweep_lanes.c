@@ -96,25 +96,11 @@ static int loaded_first(const sweep_access *x)
     return !x->is_write && !(x->write >= 0 && x->forwarded_now);
 }
 
-/* the loop body with the reads loaded first replaced by their registers */
-static const char *render_step(const kernel *k, const sweep_plan *s, arena *a)
+/* a read loaded first: its register; anything else as written */
+static const char *register_text(const sweep_plan *s, size_t i, void *ctx)
 {
-    const stage_plan *p = &s->p;
-    strbuf sb;
-    sb_init(&sb);
-    size_t at = p->body_begin;
-    for (size_t i = 0; i < s->n; i++) { /* s->acc in order of position */
-        if (!loaded_first(&s->acc[i]))
-            continue;
-        const body_node *b = &k->body.items[s->acc[i].node];
-        sb_append(&sb, p->text + at, b->range.begin - at);
-        sb_printf(&sb, "cl1_r%zu[cl1_q]", i);
-        at = b->range.end;
-    }
-    sb_append(&sb, p->text + at, p->body_end - at);
-    const char *out = arena_strdup(a, sb_str(&sb));
-    sb_free(&sb);
-    return out;
+    arena *a = ctx;
+    return loaded_first(&s->acc[i]) ? arena_printf(a, "cl1_r%zu[cl1_q]", i) : NULL;
 }
 
 int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_facts *f, int per_lane,
@@ -151,7 +137,7 @@ int pol_transform_sweep_lanes(const tu_model *m, const kernel *k, const pol_fact
     /* the steps, their stores in place */
     sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_q = 0; cl1_q < %d; cl1_q++) {\n", per_lane);
     sb_printf(&sb, "\t\t\t\t\tconst %s %s = cl1_v0 + cl1_q * 32 + cl1_lane;\n\t\t\t\t\tif (%s < (%s))\n\t\t\t\t\t%s\n",
-              vt, v, v, p->upper, render_step(k, &s, a));
+              vt, v, v, p->upper, sweep_render_body(k, &s, register_text, a, a));
     sb_puts(&sb, "\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}\n");
     stage_replace_guard(k, p, sb_str(&sb), "blockIdx.y == 0", a, out);
     sb_free(&sb);

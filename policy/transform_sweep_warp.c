@@ -102,41 +102,27 @@ static void emit_loads(strbuf *sb, const sweep_plan *s, const char *first, const
     sb_printf(sb, "%s\t}\n%s}\n", tabs, tabs);
 }
 
-/* one step's body: each write's target becomes its value's register, each
- * read its value (the loading lane's, an earlier step's, this step's) */
-static const char *render_step(const kernel *k, const sweep_plan *s, arena *a)
+/* in one step's body each write's target becomes its value's register,
+ * each read its value (the loading lane's, an earlier step's, this
+ * step's) */
+static const char *step_text(const sweep_plan *s, size_t i, void *ctx)
 {
+    arena *a = ctx;
     const stage_plan *p = &s->p;
-    strbuf sb;
-    sb_init(&sb);
-    size_t at = p->body_begin;
-    for (size_t i = 0; i < s->n; i++) { /* s->acc in order of position */
-        const sweep_access *x = &s->acc[i];
-        const body_node *b = &k->body.items[x->node];
-        sb_append(&sb, p->text + at, b->range.begin - at);
-        at = b->range.end;
-        if (x->is_write) {
-            sb_printf(&sb, "cl1_c%zu", i);
-            continue;
-        }
-        const char *shuffled = arena_printf(a, "__shfl_sync(0xffffffffu, cl1_r%zu, cl1_s)", register_of(s, i));
-        switch (kind_of(x)) {
-        case READ_SAME_STEP:
-            sb_printf(&sb, "cl1_c%d", x->write);
-            break;
-        case READ_CHAIN:
-            sb_printf(&sb, "(%s >= (%s) + %d ? cl1_h%d_%d : %s)", p->loop_var, p->lower, -x->distance, x->write,
-                      -x->distance, shuffled);
-            break;
-        case READ_LOADED:
-            sb_puts(&sb, shuffled);
-            break;
-        }
+    const sweep_access *x = &s->acc[i];
+    if (x->is_write)
+        return arena_printf(a, "cl1_c%zu", i);
+    const char *shuffled = arena_printf(a, "__shfl_sync(0xffffffffu, cl1_r%zu, cl1_s)", register_of(s, i));
+    switch (kind_of(x)) {
+    case READ_SAME_STEP:
+        return arena_printf(a, "cl1_c%d", x->write);
+    case READ_CHAIN:
+        return arena_printf(a, "(%s >= (%s) + %d ? cl1_h%d_%d : %s)", p->loop_var, p->lower, -x->distance,
+                            x->write, -x->distance, shuffled);
+    case READ_LOADED:
+        break;
     }
-    sb_append(&sb, p->text + at, p->body_end - at);
-    const char *out = arena_strdup(a, sb_str(&sb));
-    sb_free(&sb);
-    return out;
+    return shuffled;
 }
 
 int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
@@ -177,7 +163,7 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
     for (size_t i = 0; i < s.n; i++)
         if (s.acc[i].is_write)
             sb_printf(&sb, "\t\t\t\t\t\t%s cl1_c%zu;\n", s.acc[i].type, i);
-    sb_printf(&sb, "\t\t\t\t\t\t%s\n", render_step(k, &s, a));
+    sb_printf(&sb, "\t\t\t\t\t\t%s\n", sweep_render_body(k, &s, step_text, a, a));
     for (size_t i = 0; i < s.n; i++) {
         if (!s.acc[i].is_write)
             continue;
