@@ -59,6 +59,30 @@ static int shufflable(const kernel *k, const char *base, arena *a)
     return 0;
 }
 
+/* the history registers of write w before the walk: cl1_hW_K holds the
+ * element the write's step lower - K touches, written by no step, the
+ * value the original reads there.  Loaded by a read that reaches it (one
+ * |d| >= K back, at step lower + |d| - K): the same element, at the same
+ * index, only where the original's walk gets to that step */
+static void emit_history_loads(strbuf *sb, const sweep_plan *s, size_t w, int most)
+{
+    const stage_plan *p = &s->p;
+    for (int h = 1; h <= most; h++) {
+        /* the read nearest back that reaches it: the first step to read
+         * it (any later read of it is at a later step) */
+        const sweep_access *nearest = NULL;
+        for (size_t i = 0; i < s->n; i++) {
+            const sweep_access *x = &s->acc[i];
+            if (!x->is_write && x->write == (int)w && kind_of(x) == READ_CHAIN && -x->distance >= h &&
+                (!nearest || x->distance > nearest->distance))
+                nearest = x;
+        }
+        sb_printf(sb, "\t\t\t{\n\t\t\t\tconst %s %s = (%s)(%s) + %d;\n\t\t\t\tif (%s < (%s))\n", p->var_type,
+                  p->loop_var, p->var_type, p->lower, -nearest->distance - h, p->loop_var, p->upper);
+        sb_printf(sb, "\t\t\t\t\tcl1_h%zu_%d = %s[%s];\n\t\t\t}\n", w, h, nearest->base, nearest->index);
+    }
+}
+
 /* the register a loaded read takes: the first loaded read of the same
  * element (three reads of A[v] load once) */
 static size_t register_of(const sweep_plan *s, size_t i)
@@ -83,8 +107,7 @@ static int history_of(const sweep_plan *s, size_t w)
 }
 
 /* the loads of the steps from `first` on, lane l's step first + l, into
- * registers named prefix: a chain read only where its element lies before
- * the walk (written by no step) */
+ * registers named prefix (the reads READ_LOADED) */
 static void emit_loads(strbuf *sb, const sweep_plan *s, const char *first, const char *prefix, const char *tabs)
 {
     const stage_plan *p = &s->p;
@@ -92,12 +115,9 @@ static void emit_loads(strbuf *sb, const sweep_plan *s, const char *first, const
               p->loop_var, first, tabs, p->loop_var, p->upper);
     for (size_t i = 0; i < s->n; i++) {
         const sweep_access *x = &s->acc[i];
-        if (x->is_write || kind_of(x) == READ_SAME_STEP || register_of(s, i) != i)
+        if (x->is_write || kind_of(x) != READ_LOADED || register_of(s, i) != i)
             continue;
-        sb_printf(sb, "%s\t\t", tabs);
-        if (kind_of(x) == READ_CHAIN)
-            sb_printf(sb, "if (%s < (%s) + %d) ", p->loop_var, p->lower, -x->distance);
-        sb_printf(sb, "%s%zu = %s[%s];\n", prefix, i, x->base, x->index);
+        sb_printf(sb, "%s\t\t%s%zu = %s[%s];\n", tabs, prefix, i, x->base, x->index);
     }
     sb_printf(sb, "%s\t}\n%s}\n", tabs, tabs);
 }
@@ -108,21 +128,18 @@ static void emit_loads(strbuf *sb, const sweep_plan *s, const char *first, const
 static const char *step_text(const sweep_plan *s, size_t i, void *ctx)
 {
     arena *a = ctx;
-    const stage_plan *p = &s->p;
     const sweep_access *x = &s->acc[i];
     if (x->is_write)
         return arena_printf(a, "cl1_c%zu", i);
-    const char *shuffled = arena_printf(a, "__shfl_sync(0xffffffffu, cl1_r%zu, cl1_s)", register_of(s, i));
     switch (kind_of(x)) {
     case READ_SAME_STEP:
         return arena_printf(a, "cl1_c%d", x->write);
     case READ_CHAIN:
-        return arena_printf(a, "(%s >= (%s) + %d ? cl1_h%d_%d : %s)", p->loop_var, p->lower, -x->distance,
-                            x->write, -x->distance, shuffled);
+        return arena_printf(a, "cl1_h%d_%d", x->write, -x->distance);
     case READ_LOADED:
         break;
     }
-    return shuffled;
+    return arena_printf(a, "cl1_x%zu", register_of(s, i));
 }
 
 int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts *f, arena *a,
@@ -134,7 +151,7 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
     if (sweep_open_warp_walk(m, k, f, &s, &sb, a, &factor, why))
         return 1;
     for (size_t i = 0; i < s.n; i++)
-        if (!s.acc[i].is_write && kind_of(&s.acc[i]) != READ_SAME_STEP && !shufflable(k, s.acc[i].base, a)) {
+        if (!s.acc[i].is_write && kind_of(&s.acc[i]) == READ_LOADED && !shufflable(k, s.acc[i].base, a)) {
             *why = "an array the walk reads holds a type __shfl_sync does not take";
             sb_free(&sb);
             return 1;
@@ -142,13 +159,16 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
     const stage_plan *p = &s.p;
     const char *v = p->loop_var, *vt = p->var_type;
     /* the registers: the loads of these 32 steps and of the next 32, and
-     * the last values of each written array an earlier step's read needs */
+     * the last values of each written array an earlier step's read needs
+     * (before the walk, the elements it never writes) */
     for (size_t i = 0; i < s.n; i++) {
         const sweep_access *x = &s.acc[i];
-        if (!x->is_write && kind_of(x) != READ_SAME_STEP && register_of(&s, i) == i)
+        if (!x->is_write && kind_of(x) == READ_LOADED && register_of(&s, i) == i)
             sb_printf(&sb, "\t\t\t%s cl1_r%zu{}, cl1_n%zu{};\n", x->type, i, i);
         for (int h = 1; x->is_write && h <= history_of(&s, i); h++)
             sb_printf(&sb, "\t\t\t%s cl1_h%zu_%d{};\n", x->type, i, h);
+        if (x->is_write)
+            emit_history_loads(&sb, &s, i, history_of(&s, i));
     }
     emit_loads(&sb, &s, arena_printf(a, "(%s)(%s)", vt, p->lower), "cl1_r", "\t\t\t");
     sb_printf(&sb, "\t\t\tfor (%s cl1_v0 = (%s); cl1_v0 < (%s); cl1_v0 += %d) {\n", vt, p->lower, p->upper, lanes);
@@ -160,9 +180,15 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
     /* the steps, in order, on every lane */
     sb_printf(&sb, "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int cl1_s = 0; cl1_s < %d; cl1_s++) {\n", lanes);
     sb_printf(&sb, "\t\t\t\t\tconst %s %s = cl1_v0 + cl1_s;\n\t\t\t\t\tif (%s < (%s)) {\n", vt, v, v, p->upper);
-    for (size_t i = 0; i < s.n; i++)
-        if (s.acc[i].is_write)
-            sb_printf(&sb, "\t\t\t\t\t\t%s cl1_c%zu;\n", s.acc[i].type, i);
+    for (size_t i = 0; i < s.n; i++) {
+        const sweep_access *x = &s.acc[i];
+        if (x->is_write)
+            sb_printf(&sb, "\t\t\t\t\t\t%s cl1_c%zu;\n", x->type, i);
+        /* each loaded value once a step (the compiler keeps every shuffle) */
+        else if (kind_of(x) == READ_LOADED && register_of(&s, i) == i)
+            sb_printf(&sb, "\t\t\t\t\t\tconst %s cl1_x%zu = __shfl_sync(0xffffffffu, cl1_r%zu, cl1_s);\n", x->type,
+                      i, i);
+    }
     sb_printf(&sb, "\t\t\t\t\t\t%s\n", sweep_render_body(k, &s, step_text, a, a));
     for (size_t i = 0; i < s.n; i++) {
         if (!s.acc[i].is_write)
@@ -182,7 +208,7 @@ int pol_transform_sweep_warp(const tu_model *m, const kernel *k, const pol_facts
             sb_printf(&sb, "\t\t\t\t\t\t%s[%s] = cl1_m%zu;\n", s.acc[i].base, s.acc[i].index, i);
     sb_puts(&sb, "\t\t\t\t\t}\n\t\t\t\t}\n");
     for (size_t i = 0; i < s.n; i++)
-        if (!s.acc[i].is_write && kind_of(&s.acc[i]) != READ_SAME_STEP && register_of(&s, i) == i)
+        if (!s.acc[i].is_write && kind_of(&s.acc[i]) == READ_LOADED && register_of(&s, i) == i)
             sb_printf(&sb, "\t\t\t\tcl1_r%zu = cl1_n%zu;\n", i, i);
     sb_puts(&sb, "\t\t\t}\n\t\t}\n\t}\n");
     stage_replace_guard(k, p, sb_str(&sb), "blockIdx.y == 0", a, out);

@@ -102,7 +102,7 @@ static int check_cols(const char *name, int n, int rows, K0 original, K1 variant
 int main()
 {
     int bad = 0, runs = 0;
-    const int ns[] = {3, 8, 9, 17, 33, 64, 90, 96};
+    const int ns[] = {3, 4, 5, 8, 9, 17, 33, 64, 90, 96};
     for (int n : ns) {
         bad |= check_rows("row_sweep sweep8", n, row_sweep, row_sweep_sweep8);
         bad |= check_rows("row_sweep sweep16", n, row_sweep, row_sweep_sweep16);

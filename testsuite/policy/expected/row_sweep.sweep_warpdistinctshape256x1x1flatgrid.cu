@@ -12,19 +12,25 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     		const auto t = cl1_walk;
     		if (t < n) {
     			float cl1_h0_1{};
+    			{
+    				const int v = (int)(1) + 0;
+    				if (v < (n))
+    					cl1_h0_1 = X[t * W + (v - 1)];
+    			}
     			float cl1_r1{}, cl1_n1{};
-    			float cl1_r2{}, cl1_n2{};
     			float cl1_r3{}, cl1_n3{};
-    			float cl1_r4{}, cl1_n4{};
     			float cl1_h5_1{};
+    			{
+    				const int v = (int)(1) + 0;
+    				if (v < (n))
+    					cl1_h5_1 = B[t * W + (v - 1)];
+    			}
     			float cl1_r6{}, cl1_n6{};
     			{
     				const int v = (int)(1) + cl1_lane;
     				if (v < (n)) {
     					cl1_r1 = X[t * W + v];
-    					if (v < (1) + 1) cl1_r2 = X[t * W + (v - 1)];
     					cl1_r3 = A[t * W + v];
-    					if (v < (1) + 1) cl1_r4 = B[t * W + (v - 1)];
     					cl1_r6 = B[t * W + v];
     				}
     			}
@@ -33,9 +39,7 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     					const int v = cl1_v0 + 32 + cl1_lane;
     					if (v < (n)) {
     						cl1_n1 = X[t * W + v];
-    						if (v < (1) + 1) cl1_n2 = X[t * W + (v - 1)];
     						cl1_n3 = A[t * W + v];
-    						if (v < (1) + 1) cl1_n4 = B[t * W + (v - 1)];
     						cl1_n6 = B[t * W + v];
     					}
     				}
@@ -46,10 +50,13 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     					const int v = cl1_v0 + cl1_s;
     					if (v < (n)) {
     						float cl1_c0;
+    						const float cl1_x1 = __shfl_sync(0xffffffffu, cl1_r1, cl1_s);
+    						const float cl1_x3 = __shfl_sync(0xffffffffu, cl1_r3, cl1_s);
     						float cl1_c5;
+    						const float cl1_x6 = __shfl_sync(0xffffffffu, cl1_r6, cl1_s);
     						 {
-                cl1_c0 = __shfl_sync(0xffffffffu, cl1_r1, cl1_s) - (v >= (1) + 1 ? cl1_h0_1 : __shfl_sync(0xffffffffu, cl1_r2, cl1_s)) * __shfl_sync(0xffffffffu, cl1_r3, cl1_s) / (v >= (1) + 1 ? cl1_h5_1 : __shfl_sync(0xffffffffu, cl1_r4, cl1_s));
-                cl1_c5 = __shfl_sync(0xffffffffu, cl1_r6, cl1_s) - __shfl_sync(0xffffffffu, cl1_r3, cl1_s) * __shfl_sync(0xffffffffu, cl1_r3, cl1_s) / (v >= (1) + 1 ? cl1_h5_1 : __shfl_sync(0xffffffffu, cl1_r4, cl1_s));
+                cl1_c0 = cl1_x1 - cl1_h0_1 * cl1_x3 / cl1_h5_1;
+                cl1_c5 = cl1_x6 - cl1_x3 * cl1_x3 / cl1_h5_1;
             }
     						if (cl1_lane == cl1_s)
     							cl1_m0 = cl1_c0;
@@ -67,9 +74,7 @@ __global__ void row_sweep(int n, float *A, float *B, float *X)
     					}
     				}
     				cl1_r1 = cl1_n1;
-    				cl1_r2 = cl1_n2;
     				cl1_r3 = cl1_n3;
-    				cl1_r4 = cl1_n4;
     				cl1_r6 = cl1_n6;
     			}
     		}

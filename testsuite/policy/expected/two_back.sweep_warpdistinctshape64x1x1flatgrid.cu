@@ -13,15 +13,21 @@ __global__ void two_back(int n, float *A, float *B, float *X)
     		if (t < n) {
     			float cl1_h0_1{};
     			float cl1_h0_2{};
-    			float cl1_r1{}, cl1_n1{};
-    			float cl1_r2{}, cl1_n2{};
+    			{
+    				const int v = (int)(2) + 0;
+    				if (v < (n - 1))
+    					cl1_h0_1 = X[t * W + (v - 1)];
+    			}
+    			{
+    				const int v = (int)(2) + 0;
+    				if (v < (n - 1))
+    					cl1_h0_2 = X[t * W + (v - 2)];
+    			}
     			float cl1_r3{}, cl1_n3{};
     			float cl1_r4{}, cl1_n4{};
     			{
     				const int v = (int)(2) + cl1_lane;
     				if (v < (n - 1)) {
-    					if (v < (2) + 2) cl1_r1 = X[t * W + (v - 2)];
-    					if (v < (2) + 1) cl1_r2 = X[t * W + (v - 1)];
     					cl1_r3 = A[t * W + (v + 1)];
     					cl1_r4 = A[t * W + (v - 1)];
     				}
@@ -30,8 +36,6 @@ __global__ void two_back(int n, float *A, float *B, float *X)
     				{
     					const int v = cl1_v0 + 32 + cl1_lane;
     					if (v < (n - 1)) {
-    						if (v < (2) + 2) cl1_n1 = X[t * W + (v - 2)];
-    						if (v < (2) + 1) cl1_n2 = X[t * W + (v - 1)];
     						cl1_n3 = A[t * W + (v + 1)];
     						cl1_n4 = A[t * W + (v - 1)];
     					}
@@ -42,8 +46,10 @@ __global__ void two_back(int n, float *A, float *B, float *X)
     					const int v = cl1_v0 + cl1_s;
     					if (v < (n - 1)) {
     						float cl1_c0;
+    						const float cl1_x3 = __shfl_sync(0xffffffffu, cl1_r3, cl1_s);
+    						const float cl1_x4 = __shfl_sync(0xffffffffu, cl1_r4, cl1_s);
     						 {
-                cl1_c0 = 0.5f * (v >= (2) + 2 ? cl1_h0_2 : __shfl_sync(0xffffffffu, cl1_r1, cl1_s)) - 0.25f * (v >= (2) + 1 ? cl1_h0_1 : __shfl_sync(0xffffffffu, cl1_r2, cl1_s)) + __shfl_sync(0xffffffffu, cl1_r3, cl1_s) - __shfl_sync(0xffffffffu, cl1_r4, cl1_s);
+                cl1_c0 = 0.5f * cl1_h0_2 - 0.25f * cl1_h0_1 + cl1_x3 - cl1_x4;
             }
     						if (cl1_lane == cl1_s)
     							cl1_m0 = cl1_c0;
@@ -57,8 +63,6 @@ __global__ void two_back(int n, float *A, float *B, float *X)
     						X[t * W + v] = cl1_m0;
     					}
     				}
-    				cl1_r1 = cl1_n1;
-    				cl1_r2 = cl1_n2;
     				cl1_r3 = cl1_n3;
     				cl1_r4 = cl1_n4;
     			}
