@@ -147,22 +147,24 @@ const char *judge_run_magnitudes(const hn_judge_request *rq, const char *exe,
     return r.ok ? mag : NULL;
 }
 
+/* a batch that decides nothing: each poison runs alone */
+static int no_batch(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
 int hn_pure_output(int changed, int (*reproduces)(void *ctx, int pattern), void *ctx)
 {
-    /* one poison is not enough: fmaxf(x, NaN) and fminf(x, NaN) are x, so a
-     * kernel doing dif[j] = fmaxf(x, dif[j]) gives the same outputs with dif
-     * full of NaN; with 0x7b.. (+1.3e36) it does not */
-    if (!changed)
-        return 0;
-    for (int p = 0; p < HN_POISONS; p++)
-        if (!reproduces(ctx, p))
-            return 0;
-    return 1;
+    return hn_pure_output_batched(changed, reproduces, no_batch, ctx);
 }
 
 int hn_pure_output_batched(int changed, int (*reproduces)(void *ctx, int pattern),
                            int (*reproduces_rest)(void *ctx), void *ctx)
 {
+    /* one poison is not enough: fmaxf(x, NaN) and fminf(x, NaN) are x, so a
+     * kernel doing dif[j] = fmaxf(x, dif[j]) gives the same outputs with dif
+     * full of NaN; with 0x7b.. (+1.3e36) it does not */
     if (!changed || !reproduces(ctx, 0))
         return 0;
     if (HN_POISONS > 1 && reproduces_rest(ctx))
@@ -217,7 +219,7 @@ static int rest_in_one_process(void *ctx)
     return ok;
 }
 
-/* hn_pure_output's question: 1 when the poisoned run gives ref_out */
+/* hn_pure_output_batched's question: 1 when the poisoned run gives ref_out */
 static int reproduces_poisoned(void *ctx, int pattern)
 {
     poisoned_run *pr = ctx;
@@ -252,7 +254,7 @@ static int output_changed(const hn_capture *c, const char *ref_out, int al, strb
     return changed;
 }
 
-/* hn_pure_output for the allocations of mask[] poisoned together: 1 when
+/* hn_pure_output_batched for the allocations of mask[] poisoned together: 1 when
  * the original's outputs stay the reference's under every poison */
 static int pure_together(const hn_judge_request *rq, const char *exe, const hn_capture *c,
                          const char *meta, const char *ref_out, const int *mask, int tag,
